@@ -1,0 +1,33 @@
+//! The random bot: a uniform choice among the legal actions, from the bot's own seed.
+
+use super::Strategy;
+use crate::engine::Game;
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
+
+/// Picks uniformly among the legal actions; deterministic given the match seed.
+pub struct Random {
+    rng: ChaCha8Rng,
+}
+
+impl Default for Random {
+    fn default() -> Self {
+        Random {
+            rng: ChaCha8Rng::seed_from_u64(0),
+        }
+    }
+}
+
+impl<G: Game> Strategy<G> for Random {
+    fn match_start(&mut self, _seat: usize, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+    }
+
+    fn decide(&mut self, _view: &G::View, legal: Option<&[G::Action]>) -> G::Action {
+        legal
+            .and_then(|legal| legal.choose(&mut self.rng))
+            .cloned()
+            .expect("the generic random bot needs a game that lists its legal actions")
+    }
+}

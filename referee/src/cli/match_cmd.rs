@@ -1,0 +1,150 @@
+//! `referee match`: one match, standings printed, children always stopped.
+
+use super::Failure;
+use super::args::{Format, MatchArgs};
+use super::match_config::{self, MatchConfig};
+use super::standings;
+use crate::bots::Builtins;
+use crate::runner::{
+    MatchLog, MatchRecord, MatchSettings, play_match, shutdown_players, start_players,
+};
+use crate::seat::{Launch, ProcessOptions};
+use protocol::{ExitCode, Limits};
+use std::time::Duration;
+
+/// Runs `referee match`.
+pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
+    let config = match_config::from_args(args)?;
+    crate::with_game!(config.game, G => run_game::<G>(config))
+}
+
+fn validate<G: Builtins>(config: &MatchConfig) -> Result<G::Options, Failure> {
+    let counts = G::player_counts();
+    if !counts.contains(&config.bots.len()) {
+        return Err(Failure::usage(format!(
+            "{} is played by {} to {} players; {} bots were given (--bot NAME=COMMAND, once per seat)",
+            G::NAME,
+            counts.start(),
+            counts.end(),
+            config.bots.len()
+        )));
+    }
+    for spec in &config.bots {
+        if let Launch::Builtin(name) = &spec.launch
+            && G::builtin(name).is_none()
+        {
+            return Err(Failure::usage(format!(
+                "bot '{}': {} has no built-in bot '{name}' (built-ins: {})",
+                spec.name,
+                G::NAME,
+                G::builtin_names().join(", ")
+            )));
+        }
+        spec.resolve().map_err(Failure::usage)?;
+    }
+    serde_json::from_value(config.options.clone())
+        .map_err(|e| Failure::usage(format!("invalid options for {}: {e}", G::NAME)))
+}
+
+fn run_game<G: Builtins>(config: MatchConfig) -> Result<ExitCode, Failure> {
+    let options = validate::<G>(&config)?;
+    if let Some(dir) = &config.stderr_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Failure::usage(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    let mut log = match &config.log {
+        Some(path) => MatchLog::create(path)
+            .map_err(|e| Failure::usage(format!("cannot create {}: {e}", path.display())))?,
+        None => MatchLog::none(),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure {
+            code: ExitCode::Internal,
+            message: format!("cannot start the runtime: {e}"),
+        })?;
+    let outcome = runtime.block_on(async {
+        tokio::select! {
+            result = play::<G>(&config, &options, &mut log) => Some(result),
+            () = interrupted() => None,
+        }
+    });
+    // Dropping the runtime drops any bot still running, which kills its process group.
+    drop(runtime);
+    let record = match outcome {
+        None => {
+            eprintln!("referee: interrupted; every bot process was stopped");
+            return Ok(ExitCode::Interrupted);
+        }
+        Some(result) => result.map_err(|e| Failure {
+            code: ExitCode::Internal,
+            message: e.to_string(),
+        })?,
+    };
+    match config.format {
+        Format::Table => {
+            print!("{}", standings::render(&record, G::SCORE_NAME));
+            let seed_note = if config.seed_drawn {
+                " (drawn; pass --seed to replay it)"
+            } else {
+                ""
+            };
+            println!("seed: {}{seed_note}", record.seed);
+            if let Some(path) = &config.log {
+                println!(
+                    "log: {} (check it with: referee replay {})",
+                    path.display(),
+                    path.display()
+                );
+            }
+        }
+        Format::Json => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&record).expect("records serialize")
+            );
+        }
+    }
+    Ok(ExitCode::Success)
+}
+
+async fn play<G: Builtins>(
+    config: &MatchConfig,
+    options: &G::Options,
+    log: &mut MatchLog,
+) -> Result<MatchRecord, crate::runner::RunError> {
+    let limits = Limits {
+        startup_ms: config.startup_ms,
+        decision_ms: config.decision_ms,
+    };
+    let process = ProcessOptions::default();
+    let mut players = start_players::<G>(
+        &config.bots,
+        options,
+        limits,
+        &process,
+        config.stderr_dir.as_deref(),
+    )
+    .await;
+    let settings = MatchSettings {
+        match_id: "match-1".to_string(),
+        seed: config.seed,
+        limits,
+        max_faults: config.max_faults,
+    };
+    let record = play_match(&settings, options, &mut players, log).await;
+    shutdown_players(&mut players, Duration::from_secs(1)).await;
+    record
+}
+
+/// Resolves on SIGINT or SIGTERM.
+async fn interrupted() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).expect("SIGTERM handler");
+    let mut int = signal(SignalKind::interrupt()).expect("SIGINT handler");
+    tokio::select! {
+        _ = term.recv() => {},
+        _ = int.recv() => {},
+    }
+}

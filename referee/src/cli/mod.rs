@@ -1,0 +1,95 @@
+//! The `referee` command line: arguments are parsed into plain, validated configs here, then
+//! handed to the library. Nothing below this module sees a clap type.
+
+mod args;
+mod match_cmd;
+mod match_config;
+mod replay_cmd;
+mod standings;
+
+use clap::Parser;
+use protocol::ExitCode;
+
+/// A failure that ends the command, with its exit code.
+#[derive(Debug)]
+pub struct Failure {
+    /// The exit code.
+    pub code: ExitCode,
+    /// One line for the user.
+    pub message: String,
+}
+
+impl Failure {
+    /// The user's input was refused.
+    pub fn usage(message: impl std::fmt::Display) -> Self {
+        Failure {
+            code: ExitCode::Usage,
+            message: message.to_string(),
+        }
+    }
+}
+
+/// Runs the `referee` command with the process's arguments and returns its exit code.
+pub fn main() -> i32 {
+    let cli = match args::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            return if err.use_stderr() {
+                ExitCode::Usage.code()
+            } else {
+                ExitCode::Success.code()
+            };
+        }
+    };
+    match dispatch(cli) {
+        Ok(code) => code.code(),
+        Err(failure) => {
+            eprintln!("referee: {}", failure.message);
+            failure.code.code()
+        }
+    }
+}
+
+fn dispatch(cli: args::Cli) -> Result<ExitCode, Failure> {
+    match cli.command {
+        args::Command::Match(args) => match_cmd::run(args),
+        args::Command::Replay(args) => replay_cmd::run(args),
+        args::Command::Schema(args) => schema(args),
+        args::Command::Games => {
+            for kind in crate::games::GameKind::ALL {
+                use crate::engine::Game;
+                crate::with_game!(kind, G => println!(
+                    "{}\t{}-{} players\tbuilt-in bots: {}",
+                    kind.name(),
+                    G::player_counts().start(),
+                    G::player_counts().end(),
+                    <G as crate::bots::Builtins>::builtin_names().join(", ")
+                ));
+            }
+            Ok(ExitCode::Success)
+        }
+    }
+}
+
+fn schema(args: args::SchemaArgs) -> Result<ExitCode, Failure> {
+    let files = protocol::schema::all();
+    match args.out {
+        Some(dir) => {
+            std::fs::create_dir_all(&dir)
+                .map_err(|e| Failure::usage(format!("cannot create {}: {e}", dir.display())))?;
+            for file in files {
+                let path = dir.join(file.name);
+                std::fs::write(&path, file.text)
+                    .map_err(|e| Failure::usage(format!("cannot write {}: {e}", path.display())))?;
+                println!("wrote {}", path.display());
+            }
+        }
+        None => {
+            for file in files {
+                println!("// {}\n{}", file.name, file.text);
+            }
+        }
+    }
+    Ok(ExitCode::Success)
+}

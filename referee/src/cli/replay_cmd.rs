@@ -1,0 +1,30 @@
+//! `referee replay`: re-check a match log.
+
+use super::Failure;
+use super::args::ReplayArgs;
+use crate::replay::{ReplayError, replay_file};
+use protocol::ExitCode;
+
+/// Runs `referee replay`.
+pub fn run(args: ReplayArgs) -> Result<ExitCode, Failure> {
+    match replay_file(&args.file) {
+        Ok(summary) => {
+            println!(
+                "ok: {} decisions of {} replayed ({} substituted by the referee, {} faults recorded); every action legal, result confirmed",
+                summary.decisions, summary.game, summary.substituted, summary.faults
+            );
+            for (seat, name) in summary.players.iter().enumerate() {
+                println!(
+                    "  seat {seat} {name}: score {}, rank {}",
+                    summary.scores[seat], summary.ranks[seat]
+                );
+            }
+            Ok(ExitCode::Success)
+        }
+        Err(err @ ReplayError::Io { .. }) => Err(Failure::usage(err)),
+        Err(err @ ReplayError::Mismatch { .. }) => Err(Failure {
+            code: ExitCode::ReplayMismatch,
+            message: format!("{}: {err}", args.file.display()),
+        }),
+    }
+}

@@ -1,0 +1,97 @@
+//! Rendering a match record as a standings table (computation lives in the runner).
+
+use crate::runner::MatchRecord;
+use tabled::settings::Style;
+use tabled::{Table, Tabled};
+
+#[derive(Tabled)]
+struct Row {
+    #[tabled(rename = "rank")]
+    rank: u32,
+    #[tabled(rename = "seat")]
+    seat: usize,
+    #[tabled(rename = "bot")]
+    bot: String,
+    #[tabled(rename = "score")]
+    score: String,
+    #[tabled(rename = "faults")]
+    faults: usize,
+    #[tabled(rename = "decisions")]
+    decisions: String,
+    #[tabled(rename = "mean ms")]
+    mean_ms: String,
+    #[tabled(rename = "max ms")]
+    max_ms: String,
+}
+
+/// Formats an integer with thousands separators (90000 → 90,000).
+fn grouped(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n < 0 { format!("-{out}") } else { out }
+}
+
+/// The standings table, best first, followed by one line per fault.
+pub fn render(record: &MatchRecord, score_name: &str) -> String {
+    let mut seats: Vec<usize> = (0..record.players.len()).collect();
+    seats.sort_by_key(|&s| (record.ranks[s], s));
+    let rows = seats.iter().map(|&s| {
+        let stats = &record.stats[s];
+        let answered = stats.decisions - stats.substituted;
+        Row {
+            rank: record.ranks[s],
+            seat: s,
+            bot: record.players[s].clone(),
+            score: grouped(record.scores[s]),
+            faults: record.fault_count(s),
+            decisions: if stats.substituted > 0 {
+                format!("{} ({} by referee)", stats.decisions, stats.substituted)
+            } else {
+                stats.decisions.to_string()
+            },
+            mean_ms: if answered > 0 {
+                format!("{:.3}", stats.total_ms / answered as f64)
+            } else {
+                "-".into()
+            },
+            max_ms: if answered > 0 {
+                format!("{:.3}", stats.max_ms)
+            } else {
+                "-".into()
+            },
+        }
+    });
+    let mut table = Table::new(rows);
+    table.with(Style::rounded());
+    let mut text = table.to_string().replacen("score", score_name, 1);
+    text.push('\n');
+    for fault in &record.faults {
+        let at = fault
+            .decision
+            .map(|n| format!(" at decision {n}"))
+            .unwrap_or_default();
+        text.push_str(&format!(
+            "fault: {} (seat {}) {}{at}: {}\n",
+            record.players[fault.seat], fault.seat, fault.fault, fault.message
+        ));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grouped;
+
+    #[test]
+    fn groups_thousands() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(90_000), "90,000");
+        assert_eq!(grouped(-1_234_567), "-1,234,567");
+    }
+}

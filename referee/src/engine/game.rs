@@ -1,0 +1,177 @@
+//! The [`Game`] trait: what the referee core needs from any game.
+
+use serde::{Serialize, de::DeserializeOwned};
+use std::fmt::Debug;
+use std::ops::RangeInclusive;
+
+/// Who must decide what now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Turn {
+    /// The seat to decide.
+    pub seat: usize,
+    /// The phase's name on the wire (e.g. `"chip"`).
+    pub phase: &'static str,
+}
+
+/// Who may see an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Audience {
+    /// Every seat.
+    All,
+    /// Only this seat (e.g. the card it drew).
+    Seat(usize),
+}
+
+impl Audience {
+    /// Whether `seat` may see it.
+    pub fn includes(self, seat: usize) -> bool {
+        match self {
+            Audience::All => true,
+            Audience::Seat(s) => s == seat,
+        }
+    }
+}
+
+/// An event with the seats allowed to see it. A game decides the audience of every event it
+/// emits, in one place, so that nothing private reaches another seat.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Addressed<E> {
+    /// Who may see it.
+    pub to: Audience,
+    /// The event.
+    pub event: E,
+}
+
+/// An action the rules do not allow, with the reason.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Illegal(pub String);
+
+/// A match could not be set up.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// The game does not allow this many players.
+    #[error("{game} is played by {min} to {max} players, not {players}")]
+    PlayerCount {
+        /// The game's name.
+        game: &'static str,
+        /// The count asked for.
+        players: usize,
+        /// The smallest count allowed.
+        min: usize,
+        /// The largest count allowed.
+        max: usize,
+    },
+    /// The options are not valid for this game.
+    #[error("invalid options for {game}: {message}")]
+    Options {
+        /// The game's name.
+        game: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// The end of a match: a score and a rank per seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Outcome {
+    /// Final scores, by seat.
+    pub scores: Vec<i64>,
+    /// Final ranks, by seat: 1 is best, tied seats share the best rank they cover
+    /// (scores 9, 9, 5 rank 1, 1, 3).
+    pub ranks: Vec<u32>,
+}
+
+impl Outcome {
+    /// Ranks seats by score; `higher_is_better` says which way. Equal scores share a rank.
+    pub fn from_scores(scores: Vec<i64>, higher_is_better: bool) -> Self {
+        let ranks = scores
+            .iter()
+            .map(|&mine| {
+                let better = scores
+                    .iter()
+                    .filter(|&&other| {
+                        if higher_is_better {
+                            other > mine
+                        } else {
+                            other < mine
+                        }
+                    })
+                    .count();
+                better as u32 + 1
+            })
+            .collect();
+        Outcome { scores, ranks }
+    }
+}
+
+/// A game: a pure, deterministic state machine.
+///
+/// A state is built from options, a player count and a seed ([`Game::new`]); it then says who
+/// must decide ([`Game::to_move`]), what that seat may see ([`Game::view`]), whether an action
+/// is legal ([`Game::check`]), applies it ([`Game::play`]) and, at the end, gives the
+/// [`Outcome`]. It does no I/O and reads no clock; all chance comes from the seed.
+pub trait Game: Clone + Debug + Send + Sync + 'static {
+    /// The game's name on the command line and on the wire.
+    const NAME: &'static str;
+    /// What the score is called in standings (e.g. `"money"`).
+    const SCORE_NAME: &'static str;
+    /// Game options (a table in the config; echoed to bots in `hello` and `match_start`).
+    type Options: Serialize + DeserializeOwned + Default + Clone + Debug + Send + Sync;
+    /// What one seat may see.
+    type View: Serialize + Debug;
+    /// A decision.
+    type Action: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
+    /// Something that happened, told to its audience.
+    type Event: Serialize + Clone + Debug + Send + Sync;
+
+    /// The player counts the game allows.
+    fn player_counts() -> RangeInclusive<usize>;
+
+    /// A new match.
+    ///
+    /// # Errors
+    /// [`SetupError`] for a player count outside [`Game::player_counts`] or invalid options.
+    fn new(options: &Self::Options, players: usize, seed: u64) -> Result<Self, SetupError>;
+
+    /// Events that happen before the first decision (e.g. the first round's playing order).
+    fn opening_events(&self) -> Vec<Addressed<Self::Event>>;
+
+    /// The seat to decide and the phase, or `None` when the match is over.
+    fn to_move(&self) -> Option<Turn>;
+
+    /// Everything `seat` may know now. This is the only place a seat's view is made.
+    fn view(&self, seat: usize) -> Self::View;
+
+    /// Every legal action of the seat to move, when they are few enough to list.
+    fn legal_actions(&self) -> Option<Vec<Self::Action>>;
+
+    /// Whether the seat to move may play `action`.
+    ///
+    /// # Errors
+    /// [`Illegal`] with the reason when it may not, or when the match is over.
+    fn check(&self, action: &Self::Action) -> Result<(), Illegal>;
+
+    /// Applies `action` for the seat to move and appends what happened to `events`.
+    ///
+    /// # Errors
+    /// [`Illegal`] (the same as [`Game::check`]), leaving the state untouched.
+    fn play(
+        &mut self,
+        action: &Self::Action,
+        events: &mut Vec<Addressed<Self::Event>>,
+    ) -> Result<(), Illegal>;
+
+    /// The JSON shape of an action in the current phase, for messages to bot authors
+    /// (e.g. `{"table": T}`).
+    fn action_shape(&self) -> &'static str;
+
+    /// The documented action the referee plays for a seat that faulted.
+    fn default_action(&self) -> Self::Action;
+
+    /// The result, once the match is over.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// The whole state, hidden parts included, for the match log.
+    fn truth(&self) -> serde_json::Value;
+}

@@ -1,0 +1,223 @@
+//! Re-checking a match log: every action is re-applied through the engine, and the recorded
+//! result and final state must be the ones the rules give.
+
+use crate::engine::Game;
+use crate::games::GameKind;
+use crate::runner::LogRecord;
+use std::io::BufRead;
+use std::path::Path;
+
+/// What a confirmed log holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplaySummary {
+    /// The game.
+    pub game: String,
+    /// Player names by seat.
+    pub players: Vec<String>,
+    /// Decisions re-applied.
+    pub decisions: u64,
+    /// Of those, substituted by the referee.
+    pub substituted: u64,
+    /// Faults recorded.
+    pub faults: u64,
+    /// Final scores by seat.
+    pub scores: Vec<i64>,
+    /// Final ranks by seat.
+    pub ranks: Vec<u32>,
+}
+
+/// Why a log does not hold.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// The file cannot be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A line that does not hold, with its 1-based number.
+    #[error("line {line}: {message}")]
+    Mismatch {
+        /// 1-based line number.
+        line: usize,
+        /// What does not hold.
+        message: String,
+    },
+}
+
+fn mismatch(line: usize, message: impl Into<String>) -> ReplayError {
+    ReplayError::Mismatch {
+        line,
+        message: message.into(),
+    }
+}
+
+/// Re-checks the match log at `path`.
+///
+/// # Errors
+/// [`ReplayError::Mismatch`] naming the first line that does not hold, or [`ReplayError::Io`].
+pub fn replay_file(path: &Path) -> Result<ReplaySummary, ReplayError> {
+    let io = |source| ReplayError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut lines = Vec::new();
+    for line in std::io::BufReader::new(file).lines() {
+        lines.push(line.map_err(io)?);
+    }
+    replay_lines(&lines)
+}
+
+/// Re-checks a match log given as lines.
+///
+/// # Errors
+/// [`ReplayError::Mismatch`] naming the first line that does not hold.
+pub fn replay_lines(lines: &[String]) -> Result<ReplaySummary, ReplayError> {
+    let first = lines
+        .first()
+        .ok_or_else(|| mismatch(1, "the log is empty"))?;
+    let header: LogRecord = serde_json::from_str(first)
+        .map_err(|e| mismatch(1, format!("not a match log header ({e})")))?;
+    let LogRecord::Header { game, .. } = &header else {
+        return Err(mismatch(1, "the first line must be the header"));
+    };
+    let kind = GameKind::from_name(game).map_err(|e| mismatch(1, e.to_string()))?;
+    crate::with_game!(kind, G => replay_game::<G>(&header, &lines[1..]))
+}
+
+fn replay_game<G: Game>(
+    header: &LogRecord,
+    lines: &[String],
+) -> Result<ReplaySummary, ReplayError> {
+    let LogRecord::Header {
+        game,
+        seed,
+        options,
+        players,
+        ..
+    } = header
+    else {
+        unreachable!("checked by the caller")
+    };
+    let options: G::Options = serde_json::from_value(options.clone())
+        .map_err(|e| mismatch(1, format!("invalid options for {game}: {e}")))?;
+    let mut state =
+        G::new(&options, players.len(), *seed).map_err(|e| mismatch(1, e.to_string()))?;
+    let mut summary = ReplaySummary {
+        game: game.clone(),
+        players: players.iter().map(|p| p.name.clone()).collect(),
+        decisions: 0,
+        substituted: 0,
+        faults: 0,
+        scores: Vec::new(),
+        ranks: Vec::new(),
+    };
+    let mut events = Vec::new();
+    let mut finished = false;
+    for (i, text) in lines.iter().enumerate() {
+        let line = i + 2;
+        if finished {
+            if text.trim().is_empty() {
+                continue;
+            }
+            return Err(mismatch(line, "a line after the result"));
+        }
+        let record: LogRecord = serde_json::from_str(text)
+            .map_err(|e| mismatch(line, format!("not a log record ({e})")))?;
+        match record {
+            LogRecord::Header { .. } => return Err(mismatch(line, "a second header")),
+            LogRecord::Fault { seat, .. } => {
+                if seat >= players.len() {
+                    return Err(mismatch(
+                        line,
+                        format!(
+                            "a fault of seat {seat}, but there are {} seats",
+                            players.len()
+                        ),
+                    ));
+                }
+                summary.faults += 1;
+            }
+            LogRecord::Action {
+                n,
+                seat,
+                phase,
+                action,
+                substituted,
+                ..
+            } => {
+                let turn = state
+                    .to_move()
+                    .ok_or_else(|| mismatch(line, "an action after the end of the match"))?;
+                if n != summary.decisions {
+                    return Err(mismatch(
+                        line,
+                        format!("decision number {n}, expected {}", summary.decisions),
+                    ));
+                }
+                if seat != turn.seat || phase != turn.phase {
+                    return Err(mismatch(
+                        line,
+                        format!(
+                            "seat {seat} plays in the {phase} phase, but the rules say seat {} decides in the {} phase",
+                            turn.seat, turn.phase
+                        ),
+                    ));
+                }
+                let action: G::Action = serde_json::from_value(action.clone()).map_err(|e| {
+                    mismatch(line, format!("{action} is not a {game} action ({e})"))
+                })?;
+                events.clear();
+                state
+                    .play(&action, &mut events)
+                    .map_err(|illegal| mismatch(line, format!("illegal action: {illegal}")))?;
+                summary.decisions += 1;
+                summary.substituted += u64::from(substituted);
+            }
+            LogRecord::Result {
+                scores,
+                ranks,
+                truth,
+            } => {
+                let outcome = state.outcome().ok_or_else(|| {
+                    mismatch(
+                        line,
+                        format!(
+                            "a result after {} decisions, but the match is not over",
+                            summary.decisions
+                        ),
+                    )
+                })?;
+                if outcome.scores != scores || outcome.ranks != ranks {
+                    return Err(mismatch(
+                        line,
+                        format!(
+                            "recorded scores {scores:?} and ranks {ranks:?}, but the rules give {:?} and {:?}",
+                            outcome.scores, outcome.ranks
+                        ),
+                    ));
+                }
+                if truth != state.truth() {
+                    return Err(mismatch(
+                        line,
+                        "the recorded final state is not the one the actions lead to",
+                    ));
+                }
+                summary.scores = scores;
+                summary.ranks = ranks;
+                finished = true;
+            }
+        }
+    }
+    if !finished {
+        return Err(mismatch(
+            lines.len() + 2,
+            "the log ends before the result (truncated)",
+        ));
+    }
+    Ok(summary)
+}

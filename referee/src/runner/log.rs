@@ -1,0 +1,129 @@
+//! The match log: one JSON line per record, enough for `referee replay` to re-check the match.
+//!
+//! The first line is a [`LogRecord::Header`], then one [`LogRecord::Action`] per decision (with
+//! [`LogRecord::Fault`] lines where bots misbehaved), and last a [`LogRecord::Result`] holding
+//! the scores, ranks and the whole final state, hidden parts included.
+
+use protocol::{FaultKind, Limits};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+
+/// The format version of match logs.
+pub const LOG_VERSION: u32 = 1;
+
+/// A player as the log records it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LogPlayer {
+    /// The name given to the referee.
+    pub name: String,
+    /// The command or `builtin:NAME`.
+    pub bot: String,
+    /// The name the bot gave in its hello, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hello_name: Option<String>,
+}
+
+/// One line of a match log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum LogRecord {
+    /// What was played: game, options, seed, seats.
+    Header {
+        /// [`LOG_VERSION`].
+        log_version: u32,
+        /// The game.
+        game: String,
+        /// The match's identifier.
+        match_id: String,
+        /// The match seed.
+        seed: u64,
+        /// The game options.
+        options: Value,
+        /// The players by seat.
+        players: Vec<LogPlayer>,
+        /// The time limits.
+        limits: Limits,
+    },
+    /// One decision.
+    Action {
+        /// 0-based decision index.
+        n: u64,
+        /// The seat that decided.
+        seat: usize,
+        /// The phase.
+        phase: String,
+        /// The action played.
+        action: Value,
+        /// Whether the referee played it for the seat.
+        substituted: bool,
+        /// How long the bot took, in milliseconds.
+        ms: f64,
+    },
+    /// A fault.
+    Fault {
+        /// The decision it concerns, if any.
+        n: Option<u64>,
+        /// The seat at fault.
+        seat: usize,
+        /// The kind.
+        fault: FaultKind,
+        /// What happened.
+        message: String,
+    },
+    /// The end.
+    Result {
+        /// Final scores by seat.
+        scores: Vec<i64>,
+        /// Final ranks by seat.
+        ranks: Vec<u32>,
+        /// The whole final state, hidden information included.
+        truth: Value,
+    },
+}
+
+/// Where log records go: a file, or nowhere.
+pub struct MatchLog {
+    out: Option<BufWriter<std::fs::File>>,
+}
+
+impl MatchLog {
+    /// A log that writes nothing.
+    pub fn none() -> Self {
+        MatchLog { out: None }
+    }
+
+    /// A log written to `path` (created or truncated).
+    ///
+    /// # Errors
+    /// When the file cannot be created.
+    pub fn create(path: &Path) -> io::Result<Self> {
+        Ok(MatchLog {
+            out: Some(BufWriter::new(std::fs::File::create(path)?)),
+        })
+    }
+
+    /// Appends one record.
+    ///
+    /// # Errors
+    /// When writing fails.
+    pub fn write(&mut self, record: &LogRecord) -> io::Result<()> {
+        if let Some(out) = self.out.as_mut() {
+            serde_json::to_writer(&mut *out, record)?;
+            out.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+
+    /// Flushes buffered records.
+    ///
+    /// # Errors
+    /// When writing fails.
+    pub fn flush(&mut self) -> io::Result<()> {
+        match self.out.as_mut() {
+            Some(out) => out.flush(),
+            None => Ok(()),
+        }
+    }
+}

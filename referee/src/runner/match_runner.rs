@@ -1,0 +1,349 @@
+//! Refereeing one match.
+
+use super::log::{LOG_VERSION, LogPlayer, LogRecord, MatchLog};
+use super::players::{Player, is_usable, line};
+use super::record::{FaultRecord, MatchRecord, SeatStats};
+use crate::engine::{Addressed, Game, SetupError, seed};
+use crate::seat::{Fault, Seat};
+use protocol::{ErrorMsg, EventMsg, FaultKind, Limits, MatchEnd, MatchStart, Request, ToBot};
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// How a match is refereed.
+#[derive(Clone, Debug)]
+pub struct MatchSettings {
+    /// The match's identifier.
+    pub match_id: String,
+    /// The match seed: all chance in the game and the bots' seeds derive from it.
+    pub seed: u64,
+    /// Time limits.
+    pub limits: Limits,
+    /// Faults after which a bot is ejected from the match (its process stopped, its remaining
+    /// decisions played by the referee). Faults that leave no usable process eject at once.
+    pub max_faults: u32,
+}
+
+/// A failure of the referee itself (never of a bot).
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The match could not be set up.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// The match log could not be written.
+    #[error("cannot write the match log: {0}")]
+    Log(#[from] std::io::Error),
+}
+
+/// Per-seat bookkeeping during a match.
+#[derive(Default)]
+struct SeatState {
+    faults: u32,
+    ejected: bool,
+    /// Whether the seat is a bot process that is told events.
+    listens: bool,
+    /// Lines waiting to be written to the bot with its next request.
+    pending: Vec<u8>,
+    stats: SeatStats,
+}
+
+/// Referees one match between `players` (one per seat, in seat order) and returns its record.
+/// Bot misbehaviour never fails a match: it is recorded and the match goes on.
+///
+/// # Errors
+/// [`RunError`] when the game refuses the setup or the log cannot be written.
+pub async fn play_match<G: Game>(
+    settings: &MatchSettings,
+    options: &G::Options,
+    players: &mut [Player<G>],
+    log: &mut MatchLog,
+) -> Result<MatchRecord, RunError> {
+    let started = Instant::now();
+    let mut game = G::new(options, players.len(), settings.seed)?;
+    let options_json = serde_json::to_value(options).expect("options serialize");
+    log.write(&LogRecord::Header {
+        log_version: LOG_VERSION,
+        game: G::NAME.to_string(),
+        match_id: settings.match_id.clone(),
+        seed: settings.seed,
+        options: options_json.clone(),
+        players: players
+            .iter()
+            .map(|p| LogPlayer {
+                name: p.name.clone(),
+                bot: p.bot.clone(),
+                hello_name: p.hello_name.clone(),
+            })
+            .collect(),
+        limits: settings.limits,
+    })?;
+
+    let mut seats: Vec<SeatState> = players.iter().map(|_| SeatState::default()).collect();
+    let mut faults = Vec::new();
+    let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+    for (i, player) in players.iter_mut().enumerate() {
+        if let Some(fault) = player.startup_fault.take() {
+            record_fault(log, &mut faults, i, None, fault)?;
+        }
+        seats[i].ejected = !is_usable(player);
+        seats[i].stats.ejected = seats[i].ejected;
+        seats[i].listens = matches!(player.seat, Seat::Process(_));
+        let bot_seed = seed::bot_seed(settings.seed, i);
+        match &mut player.seat {
+            Seat::Process(_) => seats[i]
+                .pending
+                .extend(line(&ToBot::<(), (), ()>::MatchStart(MatchStart {
+                    match_id: settings.match_id.clone(),
+                    seat: i,
+                    players: names.clone(),
+                    seed: bot_seed,
+                    options: options_json.clone(),
+                }))),
+            Seat::Builtin(strategy) => strategy.match_start(i, bot_seed),
+            Seat::Absent => {}
+        }
+    }
+    route(&mut seats, &game.opening_events());
+
+    let limit = Duration::from_millis(settings.limits.decision_ms);
+    let mut events = Vec::new();
+    let mut n = 0u64;
+    while let Some(turn) = game.to_move() {
+        let seat = turn.seat;
+        let state = &mut seats[seat];
+        let player = &mut players[seat];
+        let asked = Instant::now();
+        let mut stale = Vec::new();
+        let answer: Option<Result<G::Action, Fault>> = if state.ejected {
+            None
+        } else {
+            let view = game.view(seat);
+            let legal = game.legal_actions();
+            Some(match &mut player.seat {
+                Seat::Builtin(strategy) => Ok(strategy.decide(&view, legal.as_deref())),
+                Seat::Process(bot) => {
+                    let id = player.next_id;
+                    player.next_id += 1;
+                    state
+                        .pending
+                        .extend(line(&ToBot::<_, _, ()>::Request(Request {
+                            id,
+                            phase: turn.phase.to_string(),
+                            view: &view,
+                            legal: legal.as_ref().map(|l| l.iter().collect()),
+                            time_left_ms: settings.limits.decision_ms,
+                        })));
+                    let written = bot.write(&state.pending, limit).await;
+                    state.pending.clear();
+                    match written {
+                        Err(fault) => Err(fault),
+                        Ok(()) => bot
+                            .read_reply(id, Instant::now() + limit, &mut stale)
+                            .await
+                            .and_then(|value| {
+                                serde_json::from_value::<G::Action>(value.clone()).map_err(|_| {
+                                    Fault::new(
+                                        FaultKind::WrongShape,
+                                        format!(
+                                            "the action {value} is not a {} action: expected {}",
+                                            turn.phase,
+                                            game.action_shape()
+                                        ),
+                                    )
+                                })
+                            }),
+                    }
+                }
+                Seat::Absent => unreachable!("an absent seat is ejected"),
+            })
+        };
+        let elapsed_ms = round_ms(asked.elapsed());
+        for fault in stale {
+            register_fault(
+                log,
+                &mut faults,
+                state,
+                player,
+                seat,
+                n,
+                fault,
+                settings.max_faults,
+                None,
+            )
+            .await?;
+        }
+        let checked = answer.map(|a| {
+            a.and_then(|action| match game.check(&action) {
+                Ok(()) => Ok(action),
+                Err(illegal) => Err(Fault::new(
+                    FaultKind::IllegalAction,
+                    format!(
+                        "{} is illegal: {illegal}",
+                        serde_json::to_string(&action).unwrap_or_default()
+                    ),
+                )),
+            })
+        });
+        let (action, substituted) = match checked {
+            Some(Ok(action)) => (action, false),
+            Some(Err(fault)) => {
+                let default = game.default_action();
+                let shown = serde_json::to_value(&default).ok();
+                register_fault(
+                    log,
+                    &mut faults,
+                    state,
+                    player,
+                    seat,
+                    n,
+                    fault,
+                    settings.max_faults,
+                    shown,
+                )
+                .await?;
+                (default, true)
+            }
+            None => (game.default_action(), true),
+        };
+        if !state.ejected || substituted {
+            state.stats.decisions += 1;
+            state.stats.substituted += u64::from(substituted);
+        }
+        if !substituted {
+            state.stats.total_ms += elapsed_ms;
+            state.stats.max_ms = state.stats.max_ms.max(elapsed_ms);
+        }
+        log.write(&LogRecord::Action {
+            n,
+            seat,
+            phase: turn.phase.to_string(),
+            action: serde_json::to_value(&action).expect("actions serialize"),
+            substituted,
+            ms: elapsed_ms,
+        })?;
+        events.clear();
+        game.play(&action, &mut events)
+            .expect("the action was checked or is the default");
+        route(&mut seats, &events);
+        n += 1;
+    }
+
+    let outcome = game.outcome().expect("the match is over");
+    for (i, player) in players.iter_mut().enumerate() {
+        let state = &mut seats[i];
+        if let (Seat::Process(bot), false) = (&mut player.seat, state.ejected) {
+            state
+                .pending
+                .extend(line(&ToBot::<(), (), ()>::MatchEnd(MatchEnd {
+                    match_id: settings.match_id.clone(),
+                    scores: outcome.scores.clone(),
+                    ranks: outcome.ranks.clone(),
+                })));
+            if let Err(fault) = bot.write(&state.pending, limit).await {
+                record_fault(log, &mut faults, i, None, fault)?;
+                bot.kill().await;
+                state.ejected = true;
+            }
+            state.pending.clear();
+        }
+        state.stats.ejected = state.ejected;
+    }
+    log.write(&LogRecord::Result {
+        scores: outcome.scores.clone(),
+        ranks: outcome.ranks.clone(),
+        truth: game.truth(),
+    })?;
+    log.flush()?;
+    Ok(MatchRecord {
+        match_id: settings.match_id.clone(),
+        game: G::NAME.to_string(),
+        seed: settings.seed,
+        players: names,
+        scores: outcome.scores,
+        ranks: outcome.ranks,
+        faults,
+        stats: seats.into_iter().map(|s| s.stats).collect(),
+        duration_ms: round_ms(started.elapsed()),
+    })
+}
+
+/// Queues each event for the seats in its audience, serialized once.
+fn route<E: serde::Serialize>(seats: &mut [SeatState], events: &[Addressed<E>]) {
+    for addressed in events {
+        let bytes = line(&ToBot::<(), (), _>::Event(EventMsg {
+            event: &addressed.event,
+        }));
+        for (i, state) in seats.iter_mut().enumerate() {
+            if state.listens && !state.ejected && addressed.to.includes(i) {
+                state.pending.extend_from_slice(&bytes);
+            }
+        }
+    }
+}
+
+fn record_fault(
+    log: &mut MatchLog,
+    faults: &mut Vec<FaultRecord>,
+    seat: usize,
+    decision: Option<u64>,
+    fault: Fault,
+) -> std::io::Result<()> {
+    log.write(&LogRecord::Fault {
+        n: decision,
+        seat,
+        fault: fault.fault,
+        message: fault.message.clone(),
+    })?;
+    faults.push(FaultRecord {
+        seat,
+        decision,
+        fault: fault.fault,
+        message: fault.message,
+    });
+    Ok(())
+}
+
+/// Records a fault of a process or built-in seat, tells the bot (when it can still read), and
+/// ejects it when the fault leaves no usable process or the fault limit is reached.
+#[allow(clippy::too_many_arguments)]
+async fn register_fault<G: Game>(
+    log: &mut MatchLog,
+    faults: &mut Vec<FaultRecord>,
+    state: &mut SeatState,
+    player: &mut Player<G>,
+    seat: usize,
+    n: u64,
+    fault: Fault,
+    max_faults: u32,
+    substituted: Option<serde_json::Value>,
+) -> std::io::Result<()> {
+    state.faults += 1;
+    let eject = fault.fault.is_terminal() || state.faults >= max_faults;
+    let mut message = fault.message.clone();
+    if eject {
+        message.push_str(if fault.fault.is_terminal() {
+            "; the referee plays for this seat for the rest of the match"
+        } else {
+            "; fault limit reached: the bot is stopped and the referee plays for it for the rest of the match"
+        });
+    }
+    if let Seat::Process(bot) = &mut player.seat {
+        if eject {
+            bot.kill().await;
+        } else {
+            state
+                .pending
+                .extend(line(&ToBot::<(), (), ()>::Error(ErrorMsg {
+                    id: Some(player.next_id.saturating_sub(1)),
+                    fault: fault.fault,
+                    message: fault.message,
+                    substituted,
+                })));
+        }
+    }
+    state.ejected |= eject;
+    record_fault(log, faults, seat, Some(n), Fault::new(fault.fault, message))
+}
+
+fn round_ms(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
+}

@@ -1,0 +1,126 @@
+//! Starting and stopping the players of a match: bot processes are spawned and greeted
+//! concurrently, built-in bots are created; a bot that fails to start keeps its seat with the
+//! fault recorded, and the referee plays for it.
+
+use crate::bots::Builtins;
+use crate::engine::Game;
+use crate::seat::{BotSpec, Fault, Launch, ProcessBot, ProcessOptions, Seat};
+use protocol::{Goodbye, Hello, Limits, PROTOCOL_VERSION, ToBot};
+use std::time::Duration;
+
+/// One seat's player for the matches to come.
+pub struct Player<G: Game> {
+    /// The name in results.
+    pub name: String,
+    /// The command line or `builtin:NAME`.
+    pub bot: String,
+    /// What plays.
+    pub seat: Seat<G>,
+    /// The name the bot gave in its hello.
+    pub hello_name: Option<String>,
+    /// A fault from start-up, reported in the next match.
+    pub startup_fault: Option<Fault>,
+    /// The next request id (ids never repeat within one process).
+    pub(crate) next_id: u64,
+}
+
+impl<G: Game> Player<G> {
+    /// A player that has not faulted, with request ids starting at 0.
+    pub fn new(name: impl Into<String>, bot: impl Into<String>, seat: Seat<G>) -> Self {
+        Player {
+            name: name.into(),
+            bot: bot.into(),
+            seat,
+            hello_name: None,
+            startup_fault: None,
+            next_id: 0,
+        }
+    }
+}
+
+/// A serialized protocol line.
+pub(crate) fn line<V: serde::Serialize, A: serde::Serialize, E: serde::Serialize>(
+    message: &ToBot<V, A, E>,
+) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec(message).expect("protocol messages serialize");
+    bytes.push(b'\n');
+    bytes
+}
+
+/// Starts every player: spawns the processes, sends `hello` to all at once and waits (up to the
+/// start-up limit) for their replies. Specs must have been resolved already.
+///
+/// # Panics
+/// If a spec names a built-in the game does not have (check with [`Builtins::builtin`] first).
+pub async fn start_players<G: Builtins>(
+    specs: &[BotSpec],
+    options: &G::Options,
+    limits: Limits,
+    process: &ProcessOptions,
+    stderr_dir: Option<&std::path::Path>,
+) -> Vec<Player<G>> {
+    let hello = line(&ToBot::<(), (), ()>::Hello(Hello {
+        protocol: PROTOCOL_VERSION,
+        game: G::NAME.to_string(),
+        options: serde_json::to_value(options).expect("options serialize"),
+        limits,
+    }));
+    let mut players = Vec::with_capacity(specs.len());
+    for spec in specs {
+        let (seat, startup_fault) = match &spec.launch {
+            Launch::Builtin(name) => (
+                Seat::Builtin(G::builtin(name).expect("built-in names are checked before start")),
+                None,
+            ),
+            Launch::Command(words) => {
+                let mut opts = process.clone();
+                opts.stderr_file = stderr_dir.map(|d| d.join(format!("{}.stderr", spec.name)));
+                match ProcessBot::spawn(words, &opts).await {
+                    Ok(bot) => (Seat::Process(bot), None),
+                    Err(fault) => (Seat::Absent, Some(fault)),
+                }
+            }
+        };
+        let mut player = Player::new(spec.name.clone(), spec.describe(), seat);
+        player.startup_fault = startup_fault;
+        players.push(player);
+    }
+    let startup = Duration::from_millis(limits.startup_ms);
+    let handshakes = players.iter_mut().map(|player| {
+        let hello = &hello;
+        async move {
+            if let Seat::Process(bot) = &mut player.seat {
+                match bot.handshake(hello, startup).await {
+                    Ok(reply) => player.hello_name = Some(reply.name),
+                    Err(fault) => {
+                        bot.kill().await;
+                        player.startup_fault = Some(fault);
+                    }
+                }
+            }
+        }
+    });
+    futures::future::join_all(handshakes).await;
+    players
+}
+
+/// Whether the player can be asked for decisions (a process that started, or a built-in).
+pub(crate) fn is_usable<G: Game>(player: &Player<G>) -> bool {
+    player.startup_fault.is_none()
+        && match &player.seat {
+            Seat::Process(bot) => bot.is_alive(),
+            Seat::Builtin(_) => true,
+            Seat::Absent => false,
+        }
+}
+
+/// Sends `goodbye` to every process, closes their input, gives them `grace` to exit, then kills
+/// what remains of their process groups. All at once.
+pub async fn shutdown_players<G: Game>(players: &mut [Player<G>], grace: Duration) {
+    let goodbye = line(&ToBot::<(), (), ()>::Goodbye(Goodbye {}));
+    let stops = players.iter_mut().filter_map(|p| match &mut p.seat {
+        Seat::Process(bot) => Some(bot.shutdown(Some(&goodbye), grace)),
+        Seat::Builtin(_) | Seat::Absent => None,
+    });
+    futures::future::join_all(stops).await;
+}

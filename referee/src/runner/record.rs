@@ -1,0 +1,62 @@
+//! What a finished match leaves: scores, ranks, faults and decision-time statistics.
+
+use protocol::FaultKind;
+use serde::{Deserialize, Serialize};
+
+/// One recorded fault.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FaultRecord {
+    /// The seat at fault.
+    pub seat: usize,
+    /// The decision (0-based index in the match) it happened at; `None` at start-up or end.
+    pub decision: Option<u64>,
+    /// The kind.
+    pub fault: FaultKind,
+    /// What happened.
+    pub message: String,
+}
+
+/// Decision statistics of one seat.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SeatStats {
+    /// Decisions the seat had to take.
+    pub decisions: u64,
+    /// Of those, how many the referee played for it (faults and ejection).
+    pub substituted: u64,
+    /// Total time the bot took to answer, in milliseconds.
+    pub total_ms: f64,
+    /// Longest answer, in milliseconds.
+    pub max_ms: f64,
+    /// Whether the bot was ejected (its process stopped) during the match.
+    pub ejected: bool,
+}
+
+/// The result of one match.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchRecord {
+    /// The match's identifier.
+    pub match_id: String,
+    /// The game.
+    pub game: String,
+    /// The match seed.
+    pub seed: u64,
+    /// Player names by seat.
+    pub players: Vec<String>,
+    /// Final scores by seat.
+    pub scores: Vec<i64>,
+    /// Final ranks by seat (1 = best, ties shared).
+    pub ranks: Vec<u32>,
+    /// Every fault, in order.
+    pub faults: Vec<FaultRecord>,
+    /// Per-seat decision statistics.
+    pub stats: Vec<SeatStats>,
+    /// Wall-clock duration in milliseconds.
+    pub duration_ms: f64,
+}
+
+impl MatchRecord {
+    /// Number of faults of `seat`.
+    pub fn fault_count(&self, seat: usize) -> usize {
+        self.faults.iter().filter(|f| f.seat == seat).count()
+    }
+}

@@ -1,0 +1,27 @@
+//! Seats: whatever plays a seat in a match, a bot process or a built-in bot.
+//!
+//! A [`Seat`] is either a [`ProcessBot`] (an external program speaking the JSON-lines protocol)
+//! or a built-in [`Strategy`](crate::bots::Strategy) called in-process with the same view. Bot
+//! misbehaviour is never an `Err` here: it is a [`Fault`], recorded by the match runner.
+
+mod fault;
+pub mod process;
+pub mod spec;
+mod stderr;
+
+pub use fault::Fault;
+pub use process::{ProcessBot, ProcessOptions};
+pub use spec::{BotSpec, BotSpecError, Launch};
+
+use crate::bots::Strategy;
+use crate::engine::Game;
+
+/// What plays one seat of a match.
+pub enum Seat<G: Game> {
+    /// An external program.
+    Process(ProcessBot),
+    /// A built-in bot, called in-process.
+    Builtin(Box<dyn Strategy<G>>),
+    /// No bot could be started; the referee plays the game's default action for this seat.
+    Absent,
+}

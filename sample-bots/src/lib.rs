@@ -1,0 +1,1 @@
+//! Sample bots in Rust; the programs are in `src/bin/`.

@@ -1,0 +1,108 @@
+//! Bad input from the user: one clear line on stderr, a non-zero exit, never a panic.
+
+use crate::util::*;
+
+fn refused(args: &[&str], expected: &str) {
+    let out = run(args);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "exit code for {args:?}: {}",
+        stderr(&out)
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains(expected),
+        "{args:?}: expected {expected:?} in {err:?}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+const R: &str = "--bot=builtin:random";
+
+#[test]
+fn unknown_game_wrong_player_count_and_missing_game() {
+    refused(
+        &["match", "--game", "chess", R],
+        "unknown game 'chess' (known games: vabanque)",
+    );
+    refused(
+        &[
+            "match",
+            "--game",
+            "vabanque",
+            "--bot",
+            "a=builtin:random",
+            "--bot",
+            "b=builtin:random",
+        ],
+        "vabanque is played by 3 to 6 players; 2 bots were given",
+    );
+    refused(&["match", R], "no game given");
+}
+
+#[test]
+fn bot_commands_that_do_not_exist_or_cannot_run() {
+    let bots = ["--bot", "a=builtin:random", "--bot", "b=builtin:random"];
+    let mut args = vec![
+        "match",
+        "--game",
+        "vabanque",
+        "--bot",
+        "x=no-such-bot-program-42",
+    ];
+    args.extend(bots);
+    refused(
+        &args,
+        "bot 'x': command 'no-such-bot-program-42' not found in PATH",
+    );
+    let mut args = vec!["match", "--game", "vabanque", "--bot", "y=./Cargo.toml"];
+    args.extend(bots);
+    refused(&args, "bot 'y': './Cargo.toml' is not executable");
+    let mut args = vec!["match", "--game", "vabanque", "--bot", "z=builtin:genius"];
+    args.extend(bots);
+    refused(
+        &args,
+        "has no built-in bot 'genius' (built-ins: random, heuristic)",
+    );
+    let mut args = vec![
+        "match",
+        "--game",
+        "vabanque",
+        "--bot",
+        "a=builtin:heuristic",
+    ];
+    args.extend(bots);
+    refused(&args, "two bots are named 'a'");
+}
+
+#[test]
+fn malformed_flags_and_config_files() {
+    refused(
+        &["match", "--game", "vabanque", "--seed", "minus-one"],
+        "invalid value 'minus-one' for '--seed <SEED>'",
+    );
+    refused(
+        &["match", "--colour", "red"],
+        "unexpected argument '--colour'",
+    );
+    let dir = temp_dir("bad-config");
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "game = \"vabanque\"\nseeed = 3\n").unwrap();
+    refused(&["match", bad.to_str().unwrap()], "unknown field `seeed`");
+    refused(
+        &["match", dir.join("absent.toml").to_str().unwrap()],
+        "cannot read",
+    );
+    let opts = [
+        "match",
+        "--game",
+        "vabanque",
+        R,
+        "--bot=b=builtin:random",
+        "--bot=c=builtin:random",
+        "--option",
+        "colour=1",
+    ];
+    refused(&opts, "invalid options for vabanque");
+}

@@ -1,0 +1,195 @@
+//! Misbehaving bots get recorded faults; the match completes; no process survives.
+
+use crate::util::*;
+use serde_json::Value;
+
+/// Plays a 4-seat match with `bots` (name, script under tests/bots) and one sample bot, with a
+/// short time limit; returns the log's records after checking the match completed, replayed,
+/// and left no process behind.
+fn faulty_match(name: &str, bots: &[(&str, &str)]) -> Vec<Value> {
+    let dir = temp_dir(name);
+    let pids = dir.join("pids");
+    std::fs::create_dir_all(&pids).unwrap();
+    let log = dir.join("log.jsonl");
+    let mut cmd = referee();
+    cmd.env("REFEREE_TEST_PID_DIR", &pids);
+    cmd.args([
+        "match",
+        "--game",
+        "vabanque",
+        "--seed",
+        "4",
+        "--time-limit-ms",
+        "300",
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    cmd.args([
+        "--bot",
+        &format!(
+            "good=python3 {}",
+            file("sample-bots/python/vabanque_random.py")
+        ),
+    ]);
+    for (bot, script) in bots {
+        cmd.args([
+            "--bot",
+            &format!("{bot}={}", file(&format!("tests/bots/{script}"))),
+        ]);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "the match must complete: {}",
+        stderr(&out)
+    );
+    let replay = run(&["replay", log.to_str().unwrap()]);
+    assert!(replay.status.success(), "{}", stderr(&replay));
+    let checked = assert_no_survivors(&pids);
+    assert!(
+        checked >= bots.len(),
+        "every bot recorded its pid ({checked})"
+    );
+    json_lines(&log)
+}
+
+fn faults_of(records: &[Value], seat: usize) -> Vec<String> {
+    records
+        .iter()
+        .filter(|r| r["type"] == "fault" && r["seat"] == seat)
+        .map(|r| r["fault"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn substituted(records: &[Value], seat: usize) -> usize {
+    records
+        .iter()
+        .filter(|r| r["type"] == "action" && r["seat"] == seat && r["substituted"] == true)
+        .count()
+}
+
+#[test]
+fn a_sleeper_an_exiter_and_a_garbage_writer_each_get_their_fault() {
+    let records = faulty_match(
+        "sleep-exit-garbage",
+        &[
+            ("sleeper", "sleeper.py"),
+            ("exits", "exits.py"),
+            ("garbage", "garbage.py"),
+        ],
+    );
+    assert!(
+        faults_of(&records, 0).is_empty(),
+        "the good bot has no fault"
+    );
+    assert_eq!(substituted(&records, 0), 0);
+    // The sleeper times out until the fault limit (3) stops it; its `sleep` child dies too.
+    assert_eq!(faults_of(&records, 1), ["timeout"; 3]);
+    // The exiter is gone before its handshake: one fault, every decision substituted.
+    assert_eq!(faults_of(&records, 2), ["exited"]);
+    assert_eq!(substituted(&records, 2), 26);
+    let exited = records
+        .iter()
+        .find(|r| r["type"] == "fault" && r["seat"] == 2)
+        .unwrap();
+    assert!(
+        exited["message"]
+            .as_str()
+            .unwrap()
+            .contains("exited with code 3"),
+        "{exited}"
+    );
+    assert_eq!(faults_of(&records, 3), ["malformed"; 3]);
+}
+
+#[test]
+fn wrong_shapes_illegal_actions_and_crashes_are_told_apart() {
+    let records = faulty_match(
+        "shape-illegal-crash",
+        &[
+            ("shape", "wrong_shape.py"),
+            ("illegal", "illegal.py"),
+            ("crasher", "crasher.py"),
+        ],
+    );
+    assert!(faults_of(&records, 0).is_empty());
+    assert_eq!(faults_of(&records, 1), ["wrong_shape"; 3]);
+    assert_eq!(faults_of(&records, 2), ["illegal_action"; 3]);
+    let illegal = records
+        .iter()
+        .find(|r| r["type"] == "fault" && r["seat"] == 2)
+        .unwrap();
+    assert!(
+        illegal["message"]
+            .as_str()
+            .unwrap()
+            .contains("does not exist"),
+        "{illegal}"
+    );
+    assert_eq!(faults_of(&records, 3), ["exited"]);
+    let crash = records
+        .iter()
+        .find(|r| r["type"] == "fault" && r["seat"] == 3)
+        .unwrap();
+    assert!(
+        crash["message"]
+            .as_str()
+            .unwrap()
+            .contains("exited with code 1"),
+        "{crash}"
+    );
+    assert_eq!(
+        substituted(&records, 3),
+        26 - 5,
+        "the crasher played 5 decisions itself"
+    );
+}
+
+#[test]
+fn a_terminated_referee_stops_every_bot() {
+    let dir = temp_dir("sigterm");
+    let pids = dir.join("pids");
+    std::fs::create_dir_all(&pids).unwrap();
+    // Scripted bots with an empty script play legal[0] and record their pids.
+    let script = dir.join("empty.json");
+    std::fs::write(&script, "[]").unwrap();
+    let scripted = format!(
+        "python3 {} {}",
+        file("tests/bots/scripted.py"),
+        script.display()
+    );
+    let mut child = referee()
+        .env("REFEREE_TEST_PID_DIR", &pids)
+        .args([
+            "match",
+            "--game",
+            "vabanque",
+            "--seed",
+            "1",
+            "--time-limit-ms",
+            "60000",
+        ])
+        .args([
+            "--bot",
+            &format!("sleeper={}", file("tests/bots/sleeper.py")),
+        ])
+        .args(["--bot", &format!("a={scripted}")])
+        .args(["--bot", &format!("b={scripted}")])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the sleeper has been asked (it records its child's pid then).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::fs::read_dir(&pids).unwrap().count() < 4 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the bots did not start"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(assert_no_survivors(&pids), 4);
+}

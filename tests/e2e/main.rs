@@ -1,0 +1,16 @@
+//! End-to-end tests: the real `referee` binary against real bot processes (Python, Rust,
+//! JavaScript and the misbehaving bots of `tests/bots/`).
+//!
+//! The binaries must be built first: `cargo build --workspace --bins` (the README's test
+//! command does it).
+
+mod cli_errors;
+mod determinism;
+mod faults;
+mod lifecycle;
+mod matches;
+mod replay;
+mod schema;
+mod strength;
+mod util;
+mod worked_examples;

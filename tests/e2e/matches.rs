@@ -1,0 +1,102 @@
+//! Matches of the sample bots in several languages.
+
+use crate::util::*;
+
+#[test]
+fn python_rust_and_javascript_bots_play_a_match_that_replay_confirms() {
+    let dir = temp_dir("languages");
+    let log = dir.join("match.jsonl");
+    let rust_random = bin("vabanque-random").display().to_string();
+    let out = run(&[
+        "match",
+        "--game",
+        "vabanque",
+        "--bot",
+        &format!("pyrandom={}", file("sample-bots/python/vabanque_random.py")),
+        "--bot",
+        &format!(
+            "pyheur={}",
+            file("sample-bots/python/vabanque_heuristic.py")
+        ),
+        "--bot",
+        &format!("rust={rust_random}"),
+        "--bot",
+        &format!(
+            "js=node {}",
+            file("sample-bots/javascript/vabanque_random.js")
+        ),
+        "--seed",
+        "12",
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    for name in ["pyrandom", "pyheur", "rust", "js", "money", "rank"] {
+        assert!(text.contains(name), "standings lack {name}:\n{text}");
+    }
+    assert!(text.contains("seed: 12"));
+    let records = json_lines(&log);
+    assert_eq!(records[0]["type"], "header");
+    assert_eq!(
+        records[0]["players"][3]["hello_name"], "js-random",
+        "the bot's own name is recorded"
+    );
+    let actions = records.iter().filter(|r| r["type"] == "action").count();
+    assert_eq!(actions, 4 * 26, "26 decisions per player");
+    assert!(
+        records.iter().all(|r| r["type"] != "fault"),
+        "no faults: {records:?}"
+    );
+    let result = records.last().unwrap();
+    assert_eq!(result["type"], "result");
+    assert!(
+        result["truth"]["never_revealed"].is_array(),
+        "the log keeps the hidden truth"
+    );
+
+    let replay = run(&["replay", log.to_str().unwrap()]);
+    assert!(replay.status.success(), "{}", stderr(&replay));
+    assert!(
+        stdout(&replay).starts_with("ok: 104 decisions of vabanque replayed"),
+        "{}",
+        stdout(&replay)
+    );
+}
+
+#[test]
+fn a_match_can_be_configured_from_a_toml_file_with_command_lists() {
+    let dir = temp_dir("toml");
+    let config = dir.join("match.toml");
+    std::fs::write(
+        &config,
+        format!(
+            r#"game = "vabanque"
+seed = 5
+time_limit_ms = 2000
+
+[[bot]]
+name = "list"
+command = ["python3", "{}"]
+
+[[bot]]
+name = "line"
+command = "builtin:heuristic"
+
+[[bot]]
+command = "builtin:random"
+"#,
+            file("sample-bots/python/vabanque_random.py")
+        ),
+    )
+    .unwrap();
+    let out = run(&["match", config.to_str().unwrap(), "--format", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        record["players"],
+        serde_json::json!(["list", "line", "random"])
+    );
+    assert_eq!(record["seed"], 5);
+    assert_eq!(record["faults"], serde_json::json!([]));
+}

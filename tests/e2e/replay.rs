@@ -1,0 +1,107 @@
+//! `referee replay` confirms honest logs and names the first line of a tampered one.
+
+use crate::util::*;
+
+fn honest_log(name: &str) -> (std::path::PathBuf, Vec<String>) {
+    let dir = temp_dir(name);
+    let log = dir.join("log.jsonl");
+    let out = run(&[
+        "match",
+        "--game",
+        "vabanque",
+        "--seed",
+        "99",
+        "--log",
+        log.to_str().unwrap(),
+        "--bot",
+        "a=builtin:random",
+        "--bot",
+        "b=builtin:heuristic",
+        "--bot",
+        "c=builtin:random",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    (dir, lines)
+}
+
+fn replay_of(dir: &std::path::Path, lines: &[String]) -> (Option<i32>, String) {
+    let path = dir.join("tampered.jsonl");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let out = run(&["replay", path.to_str().unwrap()]);
+    assert!(!stderr(&out).contains("panicked"));
+    (out.status.code(), stderr(&out))
+}
+
+#[test]
+fn a_truncated_log_is_refused() {
+    let (dir, lines) = honest_log("truncated");
+    let (code, err) = replay_of(&dir, &lines[..40]);
+    assert_eq!(code, Some(3));
+    assert!(
+        err.contains("line 41: the log ends before the result (truncated)"),
+        "{err}"
+    );
+    // A half-written last line.
+    let mut cut = lines[..40].to_vec();
+    cut.push(lines[40][..lines[40].len() / 2].to_string());
+    let (code, err) = replay_of(&dir, &cut);
+    assert_eq!(code, Some(3));
+    assert!(err.contains("line 41: not a log record"), "{err}");
+}
+
+#[test]
+fn an_edited_action_or_result_is_named_by_its_line() {
+    let (dir, lines) = honest_log("edited");
+    // Line 6 holds decision 4, a chip placement: move it to a table that does not exist.
+    let mut edited = lines.clone();
+    let mut record: serde_json::Value = serde_json::from_str(&edited[5]).unwrap();
+    record["action"] = serde_json::json!({"table": 99});
+    edited[5] = record.to_string();
+    let (code, err) = replay_of(&dir, &edited);
+    assert_eq!(code, Some(3));
+    assert!(
+        err.contains("line 6: illegal action: table 99 does not exist"),
+        "{err}"
+    );
+    // A legal but different chip changes the final state: the result line no longer holds.
+    let mut edited = lines.clone();
+    let mut record: serde_json::Value = serde_json::from_str(&edited[5]).unwrap();
+    let table = record["action"]["table"].as_u64().unwrap();
+    record["action"] = serde_json::json!({"table": (table + 1) % 7});
+    edited[5] = record.to_string();
+    let (code, err) = replay_of(&dir, &edited);
+    assert_eq!(code, Some(3));
+    let last = lines.len();
+    assert!(err.contains(&format!("line {last}: ")), "{err}");
+    // An action attributed to the wrong seat.
+    let mut edited = lines.clone();
+    let mut record: serde_json::Value = serde_json::from_str(&edited[5]).unwrap();
+    record["seat"] = serde_json::json!((record["seat"].as_u64().unwrap() + 1) % 3);
+    edited[5] = record.to_string();
+    let (code, err) = replay_of(&dir, &edited);
+    assert_eq!(code, Some(3));
+    assert!(err.contains("line 6: seat"), "{err}");
+    // Edited scores.
+    let mut edited = lines.clone();
+    let mut record: serde_json::Value = serde_json::from_str(&edited[last - 1]).unwrap();
+    record["scores"][0] = serde_json::json!(1_000_000_000);
+    edited[last - 1] = record.to_string();
+    let (code, err) = replay_of(&dir, &edited);
+    assert_eq!(code, Some(3));
+    assert!(
+        err.contains(&format!("line {last}: recorded scores")),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_missing_log_is_a_usage_error() {
+    let out = run(&["replay", "/nonexistent/log.jsonl"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("cannot read /nonexistent/log.jsonl"));
+}
