@@ -22,7 +22,8 @@ pub enum FaultKind {
     Exited,
     /// A line that is not valid JSON.
     Malformed,
-    /// A line longer than the referee's line-length cap.
+    /// A line longer than the referee's line-length cap. The bot's output can no longer be
+    /// trusted to be in step, so the bot is stopped.
     LineTooLong,
     /// Valid JSON that is not a message the referee expects at this point (wrong `type`, missing
     /// or mistyped fields, an action of the wrong shape for the phase).
@@ -63,6 +64,7 @@ impl FaultKind {
                 | FaultKind::StartupTimeout
                 | FaultKind::ProtocolMismatch
                 | FaultKind::Exited
+                | FaultKind::LineTooLong
                 | FaultKind::WriteFailed
         )
     }

@@ -4,7 +4,7 @@
 SCRIPT.json is a JSON list; each item is sent verbatim as the `action` of the next request
 (so a script may hold illegal or wrongly shaped actions too). Once the list is exhausted the
 bot answers `legal[0]`. It answers hello with the name "scripted", logs each decision and
-every event it is told to stderr (`scripted: event {...}`), and exits on goodbye or at the end of stdin.
+every event and error it is told to stderr (`scripted: event {...}`, `scripted: error {...}`), and exits on goodbye or at the end of stdin.
 
 If REFEREE_TEST_PID_DIR is set, it first writes its PID to a new file named after the PID
 in that directory.
@@ -54,6 +54,8 @@ def main():
         elif kind == "event":
             # Echo every event to stderr, so a test can read what the bot was told.
             print(f"scripted: event {json.dumps(message['event'])}", file=sys.stderr, flush=True)
+        elif kind == "error":
+            print(f"scripted: error {json.dumps(message)}", file=sys.stderr, flush=True)
         elif kind == "goodbye":
             break
 
