@@ -196,14 +196,33 @@ fn a_terminated_referee_stops_every_bot() {
 
 #[test]
 fn double_replies_protocol_mismatches_and_overlong_lines() {
-    let records = faulty_match("double-future-long", &[("double", "double.py"), ("future", "future.py"), ("long", "longline.py")]);
+    let records = faulty_match(
+        "double-future-long",
+        &[
+            ("double", "double.py"),
+            ("future", "future.py"),
+            ("long", "longline.py"),
+        ],
+    );
     assert!(faults_of(&records, 0).is_empty());
     // Each second reply arrives while the next request is pending; the pending one still counts.
     assert_eq!(faults_of(&records, 1), ["stale_id"; 3]);
     assert_eq!(faults_of(&records, 2), ["protocol_mismatch"]);
-    let mismatch = records.iter().find(|r| r["type"] == "fault" && r["seat"] == 2).unwrap();
-    assert!(mismatch["message"].as_str().unwrap().contains("the bot speaks protocol 2; this referee speaks protocol 1"));
-    assert_eq!(faults_of(&records, 3), ["line_too_long"], "an over-long line stops the bot");
+    let mismatch = records
+        .iter()
+        .find(|r| r["type"] == "fault" && r["seat"] == 2)
+        .unwrap();
+    assert!(
+        mismatch["message"]
+            .as_str()
+            .unwrap()
+            .contains("the bot speaks protocol 2; this referee speaks protocol 1")
+    );
+    assert_eq!(
+        faults_of(&records, 3),
+        ["line_too_long"],
+        "an over-long line stops the bot"
+    );
     assert_eq!(substituted(&records, 3), 26);
 }
 
@@ -214,12 +233,30 @@ fn a_bot_is_told_why_its_action_was_refused_and_what_was_played_instead() {
     std::fs::write(&script, r#"[{"table": 42}]"#).unwrap();
     let stderr_dir = dir.join("stderr");
     let out = run(&[
-        "match", "--game", "vabanque", "--seed", "3", "--stderr-dir", stderr_dir.to_str().unwrap(),
-        "--bot", &format!("s=python3 {} {}", file("tests/bots/scripted.py"), script.display()),
-        "--bot", "b=builtin:random", "--bot", "c=builtin:random",
+        "match",
+        "--game",
+        "vabanque",
+        "--seed",
+        "3",
+        "--stderr-dir",
+        stderr_dir.to_str().unwrap(),
+        "--bot",
+        &format!(
+            "s=python3 {} {}",
+            file("tests/bots/scripted.py"),
+            script.display()
+        ),
+        "--bot",
+        "b=builtin:random",
+        "--bot",
+        "c=builtin:random",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stdout(&out).contains("fault: s (seat 0) illegal_action"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("fault: s (seat 0) illegal_action"),
+        "{}",
+        stdout(&out)
+    );
     let seen = std::fs::read_to_string(stderr_dir.join("s.stderr")).unwrap();
     let error: serde_json::Value = seen
         .lines()
@@ -228,6 +265,11 @@ fn a_bot_is_told_why_its_action_was_refused_and_what_was_played_instead() {
         .unwrap_or_else(|| panic!("no error message reached the bot:\n{seen}"));
     assert_eq!(error["fault"], "illegal_action");
     assert_eq!(error["id"], 0);
-    assert!(error["message"].as_str().unwrap().contains("table 42 does not exist (tables are 0 to 6)"));
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("table 42 does not exist (tables are 0 to 6)")
+    );
     assert!(error["substituted"]["table"].is_u64(), "{error}");
 }

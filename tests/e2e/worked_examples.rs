@@ -31,6 +31,15 @@ fn chips(first: usize) -> Vec<Value> {
         .collect()
 }
 
+/// One bot's round-1 script: its first chip on `first` (the rest on table 8), its three cards
+/// in pass order, and its move.
+fn script(first: usize, cards: [Value; 3], steps: usize) -> Vec<Value> {
+    let mut s = chips(first);
+    s.extend(cards);
+    s.push(json!({"steps": steps}));
+    s
+}
+
 fn card(card: &str, table: usize) -> Value {
     json!({"card": card, "table": table})
 }
@@ -89,13 +98,6 @@ fn table(payout: &Value, table: usize) -> &Value {
 #[test]
 fn worked_example_1_pays_90000_to_b() {
     // Chips 15; Raise by A and C, Bluff by D, Trap by B; tokens of B and A.
-    let moves = |steps: usize| vec![json!({"steps": steps})];
-    let script = |first: usize, cards: [Value; 3], steps: usize| {
-        let mut s = chips(first);
-        s.extend(cards);
-        s.extend(moves(steps));
-        s
-    };
     let payout = play(
         "example1",
         [
@@ -124,12 +126,6 @@ fn worked_example_1_pays_90000_to_b() {
 #[test]
 fn worked_example_2_pays_15000_to_a_and_30000_to_d() {
     // Chips 15; Trap by D, Trap by A; tokens of A and B.
-    let script = |first: usize, cards: [Value; 3], steps: usize| {
-        let mut s = chips(first);
-        s.extend(cards);
-        s.push(json!({"steps": steps}));
-        s
-    };
     let payout = play(
         "example2",
         [

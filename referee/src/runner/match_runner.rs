@@ -3,7 +3,7 @@
 use super::log::{LOG_VERSION, LogPlayer, LogRecord, MatchLog};
 use super::players::{Player, is_usable, line};
 use super::record::{FaultRecord, MatchRecord, SeatStats};
-use crate::engine::{Addressed, Game, SetupError, seed};
+use crate::engine::{Addressed, Game, SetupError, Turn, seed};
 use crate::seat::{Fault, Seat};
 use protocol::{ErrorMsg, EventMsg, FaultKind, Limits, MatchEnd, MatchStart, Request, ToBot};
 use std::time::Duration;
@@ -46,6 +46,86 @@ struct SeatState {
     stats: SeatStats,
 }
 
+/// Everything the referee keeps while a match runs: the log, the faults, the seats' state.
+struct Books<'l> {
+    log: &'l mut MatchLog,
+    faults: Vec<FaultRecord>,
+    seats: Vec<SeatState>,
+    max_faults: u32,
+}
+
+impl Books<'_> {
+    /// Records a fault in the log and the results.
+    fn record(&mut self, seat: usize, decision: Option<u64>, fault: Fault) -> std::io::Result<()> {
+        self.log.write(&LogRecord::Fault {
+            n: decision,
+            seat,
+            fault: fault.fault,
+            message: fault.message.clone(),
+        })?;
+        self.faults.push(FaultRecord {
+            seat,
+            decision,
+            fault: fault.fault,
+            message: fault.message,
+        });
+        Ok(())
+    }
+
+    /// Records a fault committed at decision `n`, tells the bot (when it can still read), and
+    /// ejects it when the fault leaves no usable process or the fault limit is reached.
+    async fn punish<G: Game>(
+        &mut self,
+        seat: usize,
+        player: &mut Player<G>,
+        n: u64,
+        fault: Fault,
+        substituted: Option<serde_json::Value>,
+    ) -> std::io::Result<()> {
+        let state = &mut self.seats[seat];
+        state.faults += 1;
+        let eject = fault.fault.is_terminal() || state.faults >= self.max_faults;
+        let mut message = fault.message.clone();
+        if eject {
+            message.push_str(if fault.fault.is_terminal() {
+                "; the referee plays for this seat for the rest of the match"
+            } else {
+                "; fault limit reached: the bot is stopped and the referee plays for it for the rest of the match"
+            });
+        }
+        if let Seat::Process(bot) = &mut player.seat {
+            if eject {
+                bot.kill().await;
+            } else {
+                state
+                    .pending
+                    .extend(line(&ToBot::<(), (), ()>::Error(ErrorMsg {
+                        id: Some(player.next_id.saturating_sub(1)),
+                        fault: fault.fault,
+                        message: fault.message,
+                        substituted,
+                    })));
+            }
+        }
+        state.ejected |= eject;
+        self.record(seat, Some(n), Fault::new(fault.fault, message))
+    }
+
+    /// Queues each event for the seats in its audience, serialized once.
+    fn route<E: serde::Serialize>(&mut self, events: &[Addressed<E>]) {
+        for addressed in events {
+            let bytes = line(&ToBot::<(), (), _>::Event(EventMsg {
+                event: &addressed.event,
+            }));
+            for (i, state) in self.seats.iter_mut().enumerate() {
+                if state.listens && !state.ejected && addressed.to.includes(i) {
+                    state.pending.extend_from_slice(&bytes);
+                }
+            }
+        }
+    }
+}
+
 /// Referees one match between `players` (one per seat, in seat order) and returns its record.
 /// Bot misbehaviour never fails a match: it is recorded and the match goes on.
 ///
@@ -77,142 +157,84 @@ pub async fn play_match<G: Game>(
         limits: settings.limits,
     })?;
 
-    let mut seats: Vec<SeatState> = players.iter().map(|_| SeatState::default()).collect();
-    let mut faults = Vec::new();
+    let mut books = Books {
+        log,
+        faults: Vec::new(),
+        seats: players.iter().map(|_| SeatState::default()).collect(),
+        max_faults: settings.max_faults,
+    };
     let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
     for (i, player) in players.iter_mut().enumerate() {
         if let Some(fault) = player.startup_fault.take() {
-            record_fault(log, &mut faults, i, None, fault)?;
+            books.record(i, None, fault)?;
         }
-        seats[i].ejected = !is_usable(player);
-        seats[i].stats.ejected = seats[i].ejected;
-        seats[i].listens = matches!(player.seat, Seat::Process(_));
+        let state = &mut books.seats[i];
+        state.ejected = !is_usable(player);
+        state.listens = matches!(player.seat, Seat::Process(_));
         let bot_seed = seed::bot_seed(settings.seed, i);
         match &mut player.seat {
-            Seat::Process(_) => seats[i]
-                .pending
-                .extend(line(&ToBot::<(), (), ()>::MatchStart(MatchStart {
-                    match_id: settings.match_id.clone(),
-                    seat: i,
-                    players: names.clone(),
-                    seed: bot_seed,
-                    options: options_json.clone(),
-                }))),
+            Seat::Process(_) => {
+                state
+                    .pending
+                    .extend(line(&ToBot::<(), (), ()>::MatchStart(MatchStart {
+                        match_id: settings.match_id.clone(),
+                        seat: i,
+                        players: names.clone(),
+                        seed: bot_seed,
+                        options: options_json.clone(),
+                    })))
+            }
             Seat::Builtin(strategy) => strategy.match_start(i, bot_seed),
             Seat::Absent => {}
         }
     }
-    route(&mut seats, &game.opening_events());
+    books.route(&game.opening_events());
 
-    let limit = Duration::from_millis(settings.limits.decision_ms);
     let mut events = Vec::new();
     let mut n = 0u64;
     while let Some(turn) = game.to_move() {
         let seat = turn.seat;
-        let state = &mut seats[seat];
         let player = &mut players[seat];
         let asked = Instant::now();
         let mut stale = Vec::new();
-        let answer: Option<Result<G::Action, Fault>> = if state.ejected {
+        let answer = if books.seats[seat].ejected {
             None
         } else {
-            let view = game.view(seat);
-            let legal = game.legal_actions();
-            Some(match &mut player.seat {
-                Seat::Builtin(strategy) => Ok(strategy.decide(&view, legal.as_deref())),
-                Seat::Process(bot) => {
-                    let id = player.next_id;
-                    player.next_id += 1;
-                    state
-                        .pending
-                        .extend(line(&ToBot::<_, _, ()>::Request(Request {
-                            id,
-                            phase: turn.phase.to_string(),
-                            view: &view,
-                            legal: legal.as_ref().map(|l| l.iter().collect()),
-                            time_left_ms: settings.limits.decision_ms,
-                        })));
-                    let written = bot.write(&state.pending, limit).await;
-                    state.pending.clear();
-                    match written {
-                        Err(fault) => Err(fault),
-                        Ok(()) => bot
-                            .read_reply(id, Instant::now() + limit, &mut stale)
-                            .await
-                            .and_then(|value| {
-                                serde_json::from_value::<G::Action>(value.clone()).map_err(|_| {
-                                    Fault::new(
-                                        FaultKind::WrongShape,
-                                        format!(
-                                            "the action {value} is not a {} action: expected {}",
-                                            turn.phase,
-                                            game.action_shape()
-                                        ),
-                                    )
-                                })
-                            }),
-                    }
-                }
-                Seat::Absent => unreachable!("an absent seat is ejected"),
-            })
+            Some(
+                ask(
+                    &game,
+                    turn,
+                    player,
+                    &mut books.seats[seat],
+                    settings.limits.decision_ms,
+                    &mut stale,
+                )
+                .await,
+            )
         };
         let elapsed_ms = round_ms(asked.elapsed());
         for fault in stale {
-            register_fault(
-                log,
-                &mut faults,
-                state,
-                player,
-                seat,
-                n,
-                fault,
-                settings.max_faults,
-                None,
-            )
-            .await?;
+            books.punish(seat, player, n, fault, None).await?;
         }
-        let checked = answer.map(|a| {
-            a.and_then(|action| match game.check(&action) {
-                Ok(()) => Ok(action),
-                Err(illegal) => Err(Fault::new(
-                    FaultKind::IllegalAction,
-                    format!(
-                        "{} is illegal: {illegal}",
-                        serde_json::to_string(&action).unwrap_or_default()
-                    ),
-                )),
-            })
-        });
-        let (action, substituted) = match checked {
+        let (action, substituted) = match answer {
             Some(Ok(action)) => (action, false),
             Some(Err(fault)) => {
                 let default = game.default_action();
                 let shown = serde_json::to_value(&default).ok();
-                register_fault(
-                    log,
-                    &mut faults,
-                    state,
-                    player,
-                    seat,
-                    n,
-                    fault,
-                    settings.max_faults,
-                    shown,
-                )
-                .await?;
+                books.punish(seat, player, n, fault, shown).await?;
                 (default, true)
             }
             None => (game.default_action(), true),
         };
-        if !state.ejected || substituted {
-            state.stats.decisions += 1;
-            state.stats.substituted += u64::from(substituted);
+        let stats = &mut books.seats[seat].stats;
+        stats.decisions += 1;
+        if substituted {
+            stats.substituted += 1;
+        } else {
+            stats.total_ms += elapsed_ms;
+            stats.max_ms = stats.max_ms.max(elapsed_ms);
         }
-        if !substituted {
-            state.stats.total_ms += elapsed_ms;
-            state.stats.max_ms = state.stats.max_ms.max(elapsed_ms);
-        }
-        log.write(&LogRecord::Action {
+        books.log.write(&LogRecord::Action {
             n,
             seat,
             phase: turn.phase.to_string(),
@@ -223,14 +245,15 @@ pub async fn play_match<G: Game>(
         events.clear();
         game.play(&action, &mut events)
             .expect("the action was checked or is the default");
-        route(&mut seats, &events);
+        books.route(&events);
         n += 1;
     }
 
     let outcome = game.outcome().expect("the match is over");
+    let limit = Duration::from_millis(settings.limits.decision_ms);
     for (i, player) in players.iter_mut().enumerate() {
-        let state = &mut seats[i];
-        if let (Seat::Process(bot), false) = (&mut player.seat, state.ejected) {
+        if let (Seat::Process(bot), false) = (&mut player.seat, books.seats[i].ejected) {
+            let state = &mut books.seats[i];
             state
                 .pending
                 .extend(line(&ToBot::<(), (), ()>::MatchEnd(MatchEnd {
@@ -238,21 +261,22 @@ pub async fn play_match<G: Game>(
                     scores: outcome.scores.clone(),
                     ranks: outcome.ranks.clone(),
                 })));
-            if let Err(fault) = bot.write(&state.pending, limit).await {
-                record_fault(log, &mut faults, i, None, fault)?;
-                bot.kill().await;
-                state.ejected = true;
-            }
+            let written = bot.write(&state.pending, limit).await;
             state.pending.clear();
+            if let Err(fault) = written {
+                bot.kill().await;
+                books.seats[i].ejected = true;
+                books.record(i, None, fault)?;
+            }
         }
-        state.stats.ejected = state.ejected;
+        books.seats[i].stats.ejected = books.seats[i].ejected;
     }
-    log.write(&LogRecord::Result {
+    books.log.write(&LogRecord::Result {
         scores: outcome.scores.clone(),
         ranks: outcome.ranks.clone(),
         truth: game.truth(),
     })?;
-    log.flush()?;
+    books.log.flush()?;
     Ok(MatchRecord {
         match_id: settings.match_id.clone(),
         game: G::NAME.to_string(),
@@ -260,88 +284,67 @@ pub async fn play_match<G: Game>(
         players: names,
         scores: outcome.scores,
         ranks: outcome.ranks,
-        faults,
-        stats: seats.into_iter().map(|s| s.stats).collect(),
+        faults: books.faults,
+        stats: books.seats.into_iter().map(|s| s.stats).collect(),
         duration_ms: round_ms(started.elapsed()),
     })
 }
 
-/// Queues each event for the seats in its audience, serialized once.
-fn route<E: serde::Serialize>(seats: &mut [SeatState], events: &[Addressed<E>]) {
-    for addressed in events {
-        let bytes = line(&ToBot::<(), (), _>::Event(EventMsg {
-            event: &addressed.event,
-        }));
-        for (i, state) in seats.iter_mut().enumerate() {
-            if state.listens && !state.ejected && addressed.to.includes(i) {
-                state.pending.extend_from_slice(&bytes);
-            }
-        }
-    }
-}
-
-fn record_fault(
-    log: &mut MatchLog,
-    faults: &mut Vec<FaultRecord>,
-    seat: usize,
-    decision: Option<u64>,
-    fault: Fault,
-) -> std::io::Result<()> {
-    log.write(&LogRecord::Fault {
-        n: decision,
-        seat,
-        fault: fault.fault,
-        message: fault.message.clone(),
-    })?;
-    faults.push(FaultRecord {
-        seat,
-        decision,
-        fault: fault.fault,
-        message: fault.message,
-    });
-    Ok(())
-}
-
-/// Records a fault of a process or built-in seat, tells the bot (when it can still read), and
-/// ejects it when the fault leaves no usable process or the fault limit is reached.
-#[allow(clippy::too_many_arguments)]
-async fn register_fault<G: Game>(
-    log: &mut MatchLog,
-    faults: &mut Vec<FaultRecord>,
-    state: &mut SeatState,
+/// Asks the seat to move for its action and checks it: syntax first (JSON, message, the game's
+/// action type), then legality. Replies to other request ids go to `stale`.
+async fn ask<G: Game>(
+    game: &G,
+    turn: Turn,
     player: &mut Player<G>,
-    seat: usize,
-    n: u64,
-    fault: Fault,
-    max_faults: u32,
-    substituted: Option<serde_json::Value>,
-) -> std::io::Result<()> {
-    state.faults += 1;
-    let eject = fault.fault.is_terminal() || state.faults >= max_faults;
-    let mut message = fault.message.clone();
-    if eject {
-        message.push_str(if fault.fault.is_terminal() {
-            "; the referee plays for this seat for the rest of the match"
-        } else {
-            "; fault limit reached: the bot is stopped and the referee plays for it for the rest of the match"
-        });
-    }
-    if let Seat::Process(bot) = &mut player.seat {
-        if eject {
-            bot.kill().await;
-        } else {
+    state: &mut SeatState,
+    decision_ms: u64,
+    stale: &mut Vec<Fault>,
+) -> Result<G::Action, Fault> {
+    let view = game.view(turn.seat);
+    let legal = game.legal_actions();
+    let action = match &mut player.seat {
+        Seat::Builtin(strategy) => strategy.decide(&view, legal.as_deref()),
+        Seat::Process(bot) => {
+            let id = player.next_id;
+            player.next_id += 1;
             state
                 .pending
-                .extend(line(&ToBot::<(), (), ()>::Error(ErrorMsg {
-                    id: Some(player.next_id.saturating_sub(1)),
-                    fault: fault.fault,
-                    message: fault.message,
-                    substituted,
+                .extend(line(&ToBot::<_, _, ()>::Request(Request {
+                    id,
+                    phase: turn.phase.to_string(),
+                    view: &view,
+                    legal: legal.as_ref().map(|l| l.iter().collect()),
+                    time_left_ms: decision_ms,
                 })));
+            let limit = Duration::from_millis(decision_ms);
+            let written = bot.write(&state.pending, limit).await;
+            state.pending.clear();
+            written?;
+            let value = bot.read_reply(id, Instant::now() + limit, stale).await?;
+            serde_json::from_value::<G::Action>(value.clone()).map_err(|_| {
+                Fault::new(
+                    FaultKind::WrongShape,
+                    format!(
+                        "the action {value} is not a {} action: expected {}",
+                        turn.phase,
+                        game.action_shape()
+                    ),
+                )
+            })?
         }
-    }
-    state.ejected |= eject;
-    record_fault(log, faults, seat, Some(n), Fault::new(fault.fault, message))
+        Seat::Absent => unreachable!("an absent seat is ejected before it is asked"),
+    };
+    game.check(&action)
+        .map(|()| action.clone())
+        .map_err(|illegal| {
+            Fault::new(
+                FaultKind::IllegalAction,
+                format!(
+                    "{} is illegal: {illegal}",
+                    serde_json::to_string(&action).unwrap_or_default()
+                ),
+            )
+        })
 }
 
 fn round_ms(d: Duration) -> f64 {
