@@ -9,23 +9,25 @@ The strategy, phase by phase:
   from it. The bot guesses where each opponent will go as a mix of "uniformly at random among
   its reachable tables" and "to the reachable table that looks best for it". The weight of the
   second part is learnt from how often that opponent did go to its best-looking table (per
-  player name, kept across the matches of one process).
+  opponent, within the match).
 * Hidden cards. An opponent holds one Raise, one Bluff and one Trap each round, so if it laid
   k of its 3 cards at a table, its Trap is there with probability k/3, and if it is not, those
-  k cards hold k/2 Raises on average. That is only the prior: the bot learns, per opponent
-  name, from the cards revealed at payouts, how often a group of k cards held the Trap,
+  k cards hold k/2 Raises on average. That is only the prior: the bot learns, per opponent,
+  from the cards revealed at earlier payouts of the match, how often a group of k cards held the Trap,
   telling apart tables that opponent's own token could reach from those it could not.
 * Chips go where they raise the best table our own token can reach, preferably where few
   opponents can follow (a chip there pays them too).
 * Cards: the Bluff goes first, to the table that looks best for the opponents (it makes that
   table look trapped), then the Trap where the opponents' tokens are expected with the most
   value, then the Raise, last so as to see as many cards as possible, at the table our own
-  token means to end on.
+  token means to end on (a Trap there too is fine: our own Trap never blocks our token).
 * Move: to the reachable table with the best expected payout
   chips x (1 + own Raises + expected opposing Raises) x P(no opposing Trap there),
   plus a little for the chips the token will reach next round.
 
-Deterministic: every tie is broken by a random generator seeded with match_start's seed.
+Deterministic: every tie is broken by a random generator seeded with match_start's seed, and
+everything learnt is forgotten at the next match_start, so a match's play does not depend on
+which matches the same process played before (a tournament may give a process any of them).
 Logs go to stderr; stdout carries protocol lines only.
 """
 import json
@@ -83,6 +85,7 @@ class Heuristic:
         self.rng = random.Random(message["seed"])
         self.seat = message["seat"]
         self.names = list(message["players"])
+        self.greed_stats, self.card_stats = {}, {}
         self.chips, self.cards, self.tokens = [], [], []
         self.origins = [0] * len(self.names)
 
@@ -342,7 +345,10 @@ def main():
                 action = (message.get("legal") or [{}])[0]
             send({"type": "action", "id": message["id"], "action": action})
         elif kind == "event":
-            bot.event(message.get("event", {}))
+            try:
+                bot.event(message.get("event", {}))
+            except Exception as error:  # bookkeeping only: the next view puts it right
+                log(f"could not follow event ({error!r})")
         elif kind == "error":
             log("referee error:", message.get("fault"), message.get("message"))
         elif kind == "match_end":
