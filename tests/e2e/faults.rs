@@ -99,7 +99,35 @@ fn a_sleeper_an_exiter_and_a_garbage_writer_each_get_their_fault() {
             .contains("exited with code 3"),
         "{exited}"
     );
-    assert_eq!(faults_of(&records, 3), ["malformed"; 3]);
+    // A garbage line is a fault, then the referee waits for a real reply until the time limit.
+    assert_eq!(
+        faults_of(&records, 3),
+        ["malformed", "timeout", "malformed"]
+    );
+}
+
+#[test]
+fn a_debug_line_on_stdout_is_a_fault_but_the_reply_after_it_still_counts() {
+    let records = faulty_match(
+        "chatty",
+        &[
+            ("chatty", "chatty.py"),
+            ("b", "crasher.py"),
+            ("c", "crasher.py"),
+        ],
+    );
+    assert_eq!(faults_of(&records, 1), ["malformed"; 3]);
+    let actions: Vec<bool> = records
+        .iter()
+        .filter(|r| r["type"] == "action" && r["seat"] == 1)
+        .map(|r| r["substituted"].as_bool().unwrap())
+        .collect();
+    assert_eq!(
+        &actions[..3],
+        [false, false, true],
+        "two replies count; the third fault stops the bot"
+    );
+    assert!(actions[3..].iter().all(|&s| s));
 }
 
 #[test]
@@ -230,7 +258,7 @@ fn double_replies_protocol_mismatches_and_overlong_lines() {
 fn a_bot_is_told_why_its_action_was_refused_and_what_was_played_instead() {
     let dir = temp_dir("error-message");
     let script = dir.join("script.json");
-    std::fs::write(&script, r#"[{"table": 42}]"#).unwrap();
+    std::fs::write(&script, r#"[{"table": 42}, {"steps": 1}]"#).unwrap();
     let stderr_dir = dir.join("stderr");
     let out = run(&[
         "match",
@@ -272,4 +300,32 @@ fn a_bot_is_told_why_its_action_was_refused_and_what_was_played_instead() {
             .contains("table 42 does not exist (tables are 0 to 6)")
     );
     assert!(error["substituted"]["table"].is_u64(), "{error}");
+    // A move sent when a chip is asked for is the wrong shape, not an illegal chip.
+    assert!(
+        stdout(&out).contains(r#"fault: s (seat 0) wrong_shape at decision"#),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stdout(&out)
+            .contains(r#"the action {"steps":1} is not a chip action: expected {"table": T}"#)
+    );
+}
+
+#[test]
+fn a_late_reply_after_a_timeout_is_dropped_without_a_second_fault() {
+    let records = faulty_match(
+        "slow-once",
+        &[
+            ("slow", "slow_once.py"),
+            ("b", "chatty.py"),
+            ("c", "double.py"),
+        ],
+    );
+    assert_eq!(
+        faults_of(&records, 1),
+        ["timeout"],
+        "one timeout; the late reply is not a stale id"
+    );
+    assert_eq!(substituted(&records, 1), 1);
 }

@@ -78,6 +78,14 @@ fn play(name: &str, scripts: [Vec<Value>; 4]) -> Value {
     let replay = run(&["replay", dir.join("log.jsonl").to_str().unwrap()]);
     assert!(replay.status.success(), "{}", stderr(&replay));
     let seen = std::fs::read_to_string(stderr_dir.join("A.stderr")).unwrap();
+    let requests = seen
+        .lines()
+        .filter(|l| l.starts_with("scripted: request"))
+        .count();
+    assert_eq!(
+        requests, 26,
+        "the stderr file keeps everything up to the bot's last line:\n{seen}"
+    );
     let payout = seen
         .lines()
         .filter_map(|l| l.strip_prefix("scripted: event "))

@@ -3,6 +3,7 @@
 use super::Failure;
 use super::args::{Format, MatchArgs};
 use super::match_config::{self, MatchConfig};
+use super::output::{out, outln};
 use super::standings;
 use crate::bots::Builtins;
 use crate::runner::{
@@ -84,15 +85,15 @@ fn run_game<G: Builtins>(config: MatchConfig) -> Result<ExitCode, Failure> {
     };
     match config.format {
         Format::Table => {
-            print!("{}", standings::render(&record, G::SCORE_NAME));
+            out!("{}", standings::render(&record, G::SCORE_NAME));
             let seed_note = if config.seed_drawn {
                 " (drawn; pass --seed to replay it)"
             } else {
                 ""
             };
-            println!("seed: {}{seed_note}", record.seed);
+            outln!("seed: {}{seed_note}", record.seed);
             if let Some(path) = &config.log {
-                println!(
+                outln!(
                     "log: {} (check it with: referee replay {})",
                     path.display(),
                     path.display()
@@ -100,7 +101,7 @@ fn run_game<G: Builtins>(config: MatchConfig) -> Result<ExitCode, Failure> {
             }
         }
         Format::Json => {
-            println!(
+            outln!(
                 "{}",
                 serde_json::to_string_pretty(&record).expect("records serialize")
             );

@@ -4,10 +4,12 @@
 mod args;
 mod match_cmd;
 mod match_config;
+mod output;
 mod replay_cmd;
 mod standings;
 
 use clap::Parser;
+use output::outln;
 use protocol::ExitCode;
 
 /// A failure that ends the command, with its exit code.
@@ -59,7 +61,7 @@ fn dispatch(cli: args::Cli) -> Result<ExitCode, Failure> {
         args::Command::Games => {
             for kind in crate::games::GameKind::ALL {
                 use crate::engine::Game;
-                crate::with_game!(kind, G => println!(
+                crate::with_game!(kind, G => outln!(
                     "{}\t{}-{} players\tbuilt-in bots: {}",
                     kind.name(),
                     G::player_counts().start(),
@@ -82,12 +84,12 @@ fn schema(args: args::SchemaArgs) -> Result<ExitCode, Failure> {
                 let path = dir.join(file.name);
                 std::fs::write(&path, file.text)
                     .map_err(|e| Failure::usage(format!("cannot write {}: {e}", path.display())))?;
-                println!("wrote {}", path.display());
+                outln!("wrote {}", path.display());
             }
         }
         None => {
             for file in files {
-                println!("// {}\n{}", file.name, file.text);
+                outln!("// {}\n{}", file.name, file.text);
             }
         }
     }

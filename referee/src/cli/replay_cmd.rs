@@ -2,6 +2,7 @@
 
 use super::Failure;
 use super::args::ReplayArgs;
+use super::output::outln;
 use crate::replay::{ReplayError, replay_file};
 use protocol::ExitCode;
 
@@ -9,14 +10,18 @@ use protocol::ExitCode;
 pub fn run(args: ReplayArgs) -> Result<ExitCode, Failure> {
     match replay_file(&args.file) {
         Ok(summary) => {
-            println!(
+            outln!(
                 "ok: {} decisions of {} replayed ({} substituted by the referee, {} faults recorded); every action legal, result confirmed",
-                summary.decisions, summary.game, summary.substituted, summary.faults
+                summary.decisions,
+                summary.game,
+                summary.substituted,
+                summary.faults
             );
             for (seat, name) in summary.players.iter().enumerate() {
-                println!(
+                outln!(
                     "  seat {seat} {name}: score {}, rank {}",
-                    summary.scores[seat], summary.ranks[seat]
+                    summary.scores[seat],
+                    summary.ranks[seat]
                 );
             }
             Ok(ExitCode::Success)

@@ -166,6 +166,13 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// (e.g. `{"table": T}`).
     fn action_shape(&self) -> &'static str;
 
+    /// Reads an action as a bot sent it: the syntactic check, before legality. An action of
+    /// another phase's shape is refused here (a wrong shape), not by [`Game::check`].
+    ///
+    /// # Errors
+    /// A message saying what shape was expected.
+    fn parse_action(&self, value: serde_json::Value) -> Result<Self::Action, String>;
+
     /// The documented action the referee plays for a seat that faulted.
     fn default_action(&self) -> Self::Action;
 

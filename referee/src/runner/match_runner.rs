@@ -72,13 +72,14 @@ impl Books<'_> {
         Ok(())
     }
 
-    /// Records a fault committed at decision `n`, tells the bot (when it can still read), and
-    /// ejects it when the fault leaves no usable process or the fault limit is reached.
+    /// Records a fault committed at decision `n` (about request `id`, if it concerns one), tells
+    /// the bot (when it can still read), and ejects it when the fault leaves no usable process
+    /// or the fault limit is reached.
     async fn punish<G: Game>(
         &mut self,
         seat: usize,
         player: &mut Player<G>,
-        n: u64,
+        (n, id): (u64, Option<u64>),
         fault: Fault,
         substituted: Option<serde_json::Value>,
     ) -> std::io::Result<()> {
@@ -100,7 +101,7 @@ impl Books<'_> {
                 state
                     .pending
                     .extend(line(&ToBot::<(), (), ()>::Error(ErrorMsg {
-                        id: Some(player.next_id.saturating_sub(1)),
+                        id,
                         fault: fault.fault,
                         message: fault.message,
                         substituted,
@@ -196,32 +197,42 @@ pub async fn play_match<G: Game>(
         let seat = turn.seat;
         let player = &mut players[seat];
         let asked = Instant::now();
-        let mut stale = Vec::new();
+        let mut noise = Vec::new();
         let answer = if books.seats[seat].ejected {
             None
         } else {
+            let state = &mut books.seats[seat];
+            let left = settings.max_faults.saturating_sub(state.faults) as usize;
             Some(
                 ask(
                     &game,
                     turn,
                     player,
-                    &mut books.seats[seat],
+                    state,
                     settings.limits.decision_ms,
-                    &mut stale,
+                    left,
+                    &mut noise,
                 )
                 .await,
             )
         };
         let elapsed_ms = round_ms(asked.elapsed());
-        for fault in stale {
-            books.punish(seat, player, n, fault, None).await?;
+        for fault in noise {
+            if !books.seats[seat].ejected {
+                books.punish(seat, player, (n, None), fault, None).await?;
+            }
         }
         let (action, substituted) = match answer {
+            _ if books.seats[seat].ejected => (game.default_action(), true),
             Some(Ok(action)) => (action, false),
             Some(Err(fault)) => {
                 let default = game.default_action();
                 let shown = serde_json::to_value(&default).ok();
-                books.punish(seat, player, n, fault, shown).await?;
+                let id = player
+                    .next_id
+                    .checked_sub(1)
+                    .filter(|_| matches!(player.seat, Seat::Process(_)));
+                books.punish(seat, player, (n, id), fault, shown).await?;
                 (default, true)
             }
             None => (game.default_action(), true),
@@ -291,14 +302,16 @@ pub async fn play_match<G: Game>(
 }
 
 /// Asks the seat to move for its action and checks it: syntax first (JSON, message, the game's
-/// action type), then legality. Replies to other request ids go to `stale`.
+/// action for this phase), then legality. Lines that are not the reply go to `noise` (at most
+/// `max_noise`, the faults the bot has left before it is stopped).
 async fn ask<G: Game>(
     game: &G,
     turn: Turn,
     player: &mut Player<G>,
     state: &mut SeatState,
     decision_ms: u64,
-    stale: &mut Vec<Fault>,
+    max_noise: usize,
+    noise: &mut Vec<Fault>,
 ) -> Result<G::Action, Fault> {
     let view = game.view(turn.seat);
     let legal = game.legal_actions();
@@ -320,16 +333,15 @@ async fn ask<G: Game>(
             let written = bot.write(&state.pending, limit).await;
             state.pending.clear();
             written?;
-            let value = bot.read_reply(id, Instant::now() + limit, stale).await?;
-            serde_json::from_value::<G::Action>(value.clone()).map_err(|_| {
-                Fault::new(
-                    FaultKind::WrongShape,
-                    format!(
-                        "the action {value} is not a {} action: expected {}",
-                        turn.phase,
-                        game.action_shape()
-                    ),
-                )
+            let value = bot
+                .read_reply(id, Instant::now() + limit, max_noise, noise)
+                .await?;
+            game.parse_action(value.clone()).map_err(|expected| {
+                let message = format!(
+                    "the action {value} is not a {} action: {expected}",
+                    turn.phase
+                );
+                Fault::new(FaultKind::WrongShape, message)
             })?
         }
         Seat::Absent => unreachable!("an absent seat is ejected before it is asked"),

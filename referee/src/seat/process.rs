@@ -49,8 +49,12 @@ pub struct ProcessBot {
     stdin: Option<ChildStdin>,
     lines: FramedRead<ChildStdout, LinesCodec>,
     stderr: StderrTail,
+    /// The task draining stderr; awaited (briefly) at the end so the last lines are kept.
+    drain: Option<tokio::task::JoinHandle<()>>,
     pid: u32,
     alive: bool,
+    /// The request that last timed out: its late reply is dropped silently.
+    expired: Option<u64>,
 }
 
 impl ProcessBot {
@@ -84,7 +88,7 @@ impl ProcessBot {
             Some(path) => tokio::fs::File::create(path).await.ok(),
             None => None,
         };
-        tokio::spawn(stderr::drain(
+        let drain = tokio::spawn(stderr::drain(
             stderr_pipe,
             tail.clone(),
             file,
@@ -98,8 +102,10 @@ impl ProcessBot {
                 LinesCodec::new_with_max_length(options.max_line_bytes),
             ),
             stderr: tail,
+            drain: Some(drain),
             pid,
             alive: true,
+            expired: None,
         })
     }
 
@@ -191,32 +197,54 @@ impl ProcessBot {
         }
     }
 
-    /// Reads lines until the `action` reply to request `id`, or a fault. Replies to other ids
-    /// are pushed to `stale` (each one a fault) and reading goes on until the deadline.
+    /// Reads lines until the `action` reply to request `id`, or a fault that ends the wait.
+    ///
+    /// Lines that are not that reply — not JSON, not a protocol message, a reply to another id —
+    /// are faults pushed to `noise`, and the wait goes on until the deadline, so a stray debug
+    /// line does not cost the decision. After `max_noise` of them the wait ends with the last
+    /// one. A late reply to the request that last timed out is dropped silently: its timeout was
+    /// the fault.
     ///
     /// # Errors
-    /// The first fault that ends the wait: timeout, exit, malformed or wrong-shape line.
+    /// The fault that ends the wait: timeout, exit, an over-long line, or too much noise.
     pub async fn read_reply(
         &mut self,
         id: u64,
         deadline: Instant,
-        stale: &mut Vec<Fault>,
+        max_noise: usize,
+        noise: &mut Vec<Fault>,
     ) -> Result<Value, Fault> {
         loop {
-            let line = self.read_line(deadline).await?;
-            match parse(&line)? {
-                FromBot::Action(reply) if reply.id == id => return Ok(reply.action),
-                FromBot::Action(reply) => stale.push(Fault::new(
-                    FaultKind::StaleId,
-                    format!("a reply to request {} while request {id} is pending (late, repeated or invented id)", reply.id),
-                )),
-                FromBot::Hello(_) => {
-                    return Err(Fault::new(
-                        FaultKind::WrongShape,
-                        format!("expected an action reply to request {id}, got a hello"),
-                    ));
+            let line = match self.read_line(deadline).await {
+                Err(fault) if fault.fault == FaultKind::Timeout => {
+                    self.expired = Some(id);
+                    return Err(fault);
                 }
+                other => other?,
+            };
+            let fault = match parse(&line) {
+                Ok(FromBot::Action(reply)) if reply.id == id => return Ok(reply.action),
+                Ok(FromBot::Action(reply)) if Some(reply.id) == self.expired => {
+                    self.expired = None;
+                    continue;
+                }
+                Ok(FromBot::Action(reply)) => Fault::new(
+                    FaultKind::StaleId,
+                    format!(
+                        "a reply to request {} while request {id} is pending (a repeated or invented id); it is ignored",
+                        reply.id
+                    ),
+                ),
+                Ok(FromBot::Hello(_)) => Fault::new(
+                    FaultKind::WrongShape,
+                    format!("a hello while request {id} is pending; it is ignored"),
+                ),
+                Err(fault) => fault,
+            };
+            if noise.len() + 1 >= max_noise {
+                return Err(fault);
             }
+            noise.push(fault);
         }
     }
 
@@ -282,11 +310,15 @@ impl ProcessBot {
         self.kill().await;
     }
 
-    /// Kills the whole process group at once and reaps the bot.
+    /// Kills the whole process group at once, reaps the bot, and lets the stderr drain finish
+    /// (briefly: a descendant that escaped the group may still hold the pipe).
     pub async fn kill(&mut self) {
         self.stdin = None;
         let _ = self.child.signal(libc::SIGKILL);
         let _ = timeout(Duration::from_secs(2), self.child.wait()).await;
+        if let Some(drain) = self.drain.take() {
+            let _ = timeout(Duration::from_millis(500), drain).await;
+        }
         self.alive = false;
     }
 }

@@ -24,6 +24,10 @@ pub(super) struct Placement {
 /// A match of Vabanque in progress.
 #[derive(Clone, Debug)]
 pub struct Vabanque {
+    /// The match seed (default actions are drawn from it).
+    pub(super) seed: u64,
+    /// Decisions taken so far in the match.
+    pub(super) decisions: u64,
     pub(super) players: usize,
     pub(super) tables: usize,
     pub(super) first_player: usize,
@@ -221,6 +225,8 @@ impl Game for Vabanque {
             tokens[seat] = (2 * i) % tables;
         }
         Ok(Vabanque {
+            seed,
+            decisions: 0,
             players,
             tables,
             first_player,
@@ -351,6 +357,7 @@ impl Game for Vabanque {
             to: Audience::All,
             event,
         });
+        self.decisions += 1;
         self.advance(events);
         Ok(())
     }
@@ -363,17 +370,25 @@ impl Game for Vabanque {
         }
     }
 
+    fn parse_action(&self, value: serde_json::Value) -> Result<Action, String> {
+        let expected = || format!("expected {}", self.action_shape());
+        let action: Action = serde_json::from_value(value).map_err(|_| expected())?;
+        let fits = matches!(
+            (self.phase, action),
+            (Phase::Chip, Action::Chip { .. })
+                | (Phase::Card, Action::Card { .. })
+                | (Phase::Move, Action::Move { .. })
+        );
+        if fits { Ok(action) } else { Err(expected()) }
+    }
+
+    /// For a seat that faulted: a uniformly random legal action, drawn from the match seed and
+    /// the decision number. A faulting bot thus plays exactly as well as `builtin:random` —
+    /// faulting never pays — and the choice is the same on every run and every machine.
     fn default_action(&self) -> Action {
-        let seat = self.current_seat();
-        let table = self.tokens[seat];
-        match self.phase {
-            Phase::Chip => Action::Chip { table },
-            Phase::Card => Action::Card {
-                card: self.hands[seat][0],
-                table,
-            },
-            Phase::Move => Action::Move { steps: 0 },
-        }
+        let legal = self.legal_actions().unwrap_or_default();
+        let pick = seed::derive(self.seed, "default", self.decisions) % legal.len() as u64;
+        legal[pick as usize]
     }
 
     fn outcome(&self) -> Option<Outcome> {

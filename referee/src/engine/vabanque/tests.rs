@@ -405,3 +405,32 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_seat_played_by_default_actions_does_no_better_than_random_play() {
+    // Seat 0 is played by the referee's default action, seats 1 and 2 by random bots; over
+    // 600 games its share of wins stays near a third (random play), far from a winning strategy.
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut wins = 0.0;
+    let games = 600;
+    for seed in 0..games {
+        let mut game = new_game(3, seed);
+        while let Some(turn) = game.to_move() {
+            let action = if turn.seat == 0 {
+                game.default_action()
+            } else {
+                *game.legal_actions().unwrap().choose(&mut rng).unwrap()
+            };
+            play(&mut game, action);
+        }
+        let ranks = game.outcome().unwrap().ranks;
+        if ranks[0] == 1 {
+            wins += 1.0 / ranks.iter().filter(|&&r| r == 1).count() as f64;
+        }
+    }
+    let share = wins / games as f64;
+    assert!(
+        (0.25..0.42).contains(&share),
+        "default play won {share:.3} of the games"
+    );
+}
