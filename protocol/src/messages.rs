@@ -114,7 +114,8 @@ pub struct Request<V = Value, A = Value> {
     pub id: u64,
     /// What is to be decided, e.g. `"chip"`, `"card"` or `"move"` in Vabanque.
     pub phase: String,
-    /// Everything this seat may know of the match now: a stateless bot can decide from it alone.
+    /// The current state of the match as this seat may see it: a stateless bot can decide from
+    /// it alone. (History — who did what — comes in events.)
     pub view: V,
     /// Every legal action, when the game can list them cheaply; absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
