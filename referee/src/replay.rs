@@ -3,6 +3,7 @@
 
 use crate::engine::Game;
 use crate::games::GameKind;
+use crate::runner::LOG_VERSION;
 use crate::runner::LogRecord;
 use std::io::BufRead;
 use std::path::Path;
@@ -66,8 +67,10 @@ pub fn replay_file(path: &Path) -> Result<ReplaySummary, ReplayError> {
     };
     let file = std::fs::File::open(path).map_err(io)?;
     let mut lines = Vec::new();
-    for line in std::io::BufReader::new(file).lines() {
-        lines.push(line.map_err(io)?);
+    for (i, line) in std::io::BufReader::new(file).split(b'\n').enumerate() {
+        let text =
+            String::from_utf8(line.map_err(io)?).map_err(|_| mismatch(i + 1, "not UTF-8 text"))?;
+        lines.push(text);
     }
     replay_lines(&lines)
 }
@@ -82,9 +85,18 @@ pub fn replay_lines(lines: &[String]) -> Result<ReplaySummary, ReplayError> {
         .ok_or_else(|| mismatch(1, "the log is empty"))?;
     let header: LogRecord = serde_json::from_str(first)
         .map_err(|e| mismatch(1, format!("not a match log header ({e})")))?;
-    let LogRecord::Header { game, .. } = &header else {
+    let LogRecord::Header {
+        game, log_version, ..
+    } = &header
+    else {
         return Err(mismatch(1, "the first line must be the header"));
     };
+    if *log_version != LOG_VERSION {
+        return Err(mismatch(
+            1,
+            format!("log version {log_version}; this referee reads version {LOG_VERSION}"),
+        ));
+    }
     let kind = GameKind::from_name(game).map_err(|e| mismatch(1, e.to_string()))?;
     crate::with_game!(kind, G => replay_game::<G>(&header, &lines[1..]))
 }
@@ -98,6 +110,7 @@ fn replay_game<G: Game>(
         seed,
         options,
         players,
+        max_faults,
         ..
     } = header
     else {
@@ -118,6 +131,11 @@ fn replay_game<G: Game>(
     };
     let mut events = Vec::new();
     let mut finished = false;
+    // Per seat: faults counted toward the limit, whether it was stopped, and the last decision
+    // it faulted at, so that every substituted action can be checked against its cause.
+    let mut counted = vec![0u32; players.len()];
+    let mut stopped = vec![false; players.len()];
+    let mut faulted_at: Vec<Option<u64>> = vec![None; players.len()];
     for (i, text) in lines.iter().enumerate() {
         let line = i + 2;
         if finished {
@@ -130,7 +148,7 @@ fn replay_game<G: Game>(
             .map_err(|e| mismatch(line, format!("not a log record ({e})")))?;
         match record {
             LogRecord::Header { .. } => return Err(mismatch(line, "a second header")),
-            LogRecord::Fault { seat, .. } => {
+            LogRecord::Fault { n, seat, fault, .. } => {
                 if seat >= players.len() {
                     return Err(mismatch(
                         line,
@@ -140,6 +158,23 @@ fn replay_game<G: Game>(
                         ),
                     ));
                 }
+                match n {
+                    Some(n) if n != summary.decisions => {
+                        let expected = summary.decisions;
+                        return Err(mismatch(
+                            line,
+                            format!("a fault at decision {n} recorded before decision {expected}"),
+                        ));
+                    }
+                    Some(n) => {
+                        counted[seat] += 1;
+                        faulted_at[seat] = Some(n);
+                        stopped[seat] |= fault.is_terminal() || counted[seat] >= *max_faults;
+                    }
+                    // Before the first decision: the bot never started, or was stopped earlier.
+                    None if summary.decisions == 0 => stopped[seat] = true,
+                    None => {}
+                }
                 summary.faults += 1;
             }
             LogRecord::Action {
@@ -148,7 +183,7 @@ fn replay_game<G: Game>(
                 phase,
                 action,
                 substituted,
-                ..
+                ms,
             } => {
                 let turn = state
                     .to_move()
@@ -168,9 +203,33 @@ fn replay_game<G: Game>(
                         ),
                     ));
                 }
-                let action: G::Action = serde_json::from_value(action.clone()).map_err(|e| {
-                    mismatch(line, format!("{action} is not a {game} action ({e})"))
+                if !(ms.is_finite() && ms >= 0.0) {
+                    return Err(mismatch(line, format!("a decision time of {ms} ms")));
+                }
+                if substituted && !(stopped[seat] || faulted_at[seat] == Some(n)) {
+                    return Err(mismatch(
+                        line,
+                        format!("an action substituted for seat {seat} with no fault to cause it"),
+                    ));
+                }
+                if !substituted && stopped[seat] {
+                    return Err(mismatch(
+                        line,
+                        format!("seat {seat} plays itself after it was stopped"),
+                    ));
+                }
+                let action = state.parse_action(action.clone()).map_err(|expected| {
+                    mismatch(
+                        line,
+                        format!("{action} is not a {phase} action: {expected}"),
+                    )
                 })?;
+                if substituted && action != state.default_action() {
+                    return Err(mismatch(
+                        line,
+                        "a substituted action that is not the referee's default action",
+                    ));
+                }
                 events.clear();
                 state
                     .play(&action, &mut events)

@@ -329,3 +329,46 @@ fn a_late_reply_after_a_timeout_is_dropped_without_a_second_fault() {
     );
     assert_eq!(substituted(&records, 1), 1);
 }
+
+#[test]
+fn bytes_that_are_not_utf8_are_malformed_and_an_exit_behind_a_child_is_an_exit() {
+    let records = faulty_match(
+        "latin1-crashkid",
+        &[
+            ("latin1", "latin1.py"),
+            ("crashkid", "crashkid.py"),
+            ("c", "double.py"),
+        ],
+    );
+    let latin1 = faults_of(&records, 1);
+    assert_eq!(latin1[0], "malformed", "{latin1:?}");
+    let first = records
+        .iter()
+        .find(|r| r["type"] == "fault" && r["seat"] == 1)
+        .unwrap();
+    assert!(
+        first["message"]
+            .as_str()
+            .unwrap()
+            .contains("not UTF-8 text"),
+        "{first}"
+    );
+    assert_eq!(
+        substituted(&records, 1),
+        26 - 2,
+        "its first two replies count"
+    );
+    // The child keeps the crashed bot's stdout open: still reported as an exit, with its code.
+    assert_eq!(faults_of(&records, 2), ["exited"]);
+    let exit = records
+        .iter()
+        .find(|r| r["type"] == "fault" && r["seat"] == 2)
+        .unwrap();
+    assert!(
+        exit["message"]
+            .as_str()
+            .unwrap()
+            .contains("exited with code 1"),
+        "{exit}"
+    );
+}

@@ -82,3 +82,61 @@ fn bot_processes_are_reused_across_matches() {
         }
     });
 }
+
+#[test]
+fn a_bot_stopped_in_one_match_is_recorded_in_the_next_not_silently_benched() {
+    let specs: Vec<BotSpec> = [
+        format!("garbage={}", file("tests/bots/garbage.py")),
+        "b=builtin:random".into(),
+        "c=builtin:random".into(),
+    ]
+    .iter()
+    .map(|s| BotSpec::parse(s).unwrap())
+    .collect();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let limits = Limits {
+            startup_ms: 10_000,
+            decision_ms: 100,
+        };
+        let mut players = start_players::<Vabanque>(
+            &specs,
+            &Options::default(),
+            limits,
+            &ProcessOptions::default(),
+            None,
+        )
+        .await;
+        let mut records = Vec::new();
+        for m in 0..2u64 {
+            let settings = MatchSettings {
+                match_id: format!("m{m}"),
+                seed: m,
+                limits,
+                max_faults: 3,
+            };
+            records.push(
+                play_match(
+                    &settings,
+                    &Options::default(),
+                    &mut players,
+                    &mut MatchLog::none(),
+                )
+                .await
+                .unwrap(),
+            );
+        }
+        assert!(records[0].stats[0].ejected);
+        let later: Vec<_> = records[1].faults.iter().filter(|f| f.seat == 0).collect();
+        assert_eq!(later.len(), 1, "{:?}", records[1].faults);
+        assert!(
+            later[0].message.contains("not running"),
+            "{}",
+            later[0].message
+        );
+        shutdown_players(&mut players, std::time::Duration::from_secs(1)).await;
+    });
+}

@@ -1,18 +1,14 @@
 //! Seed derivation: every random stream of a match comes from the match seed and a label.
 //!
-//! Derivation is a pure function (SplitMix64 over the seed mixed with an FNV-1a hash of the
-//! label and an index), so streams do not depend on the order in which they are created, and
-//! any stream can be rebuilt from the match seed alone.
+//! A stream is a ChaCha8 generator keyed by (match seed, label, index): streams do not depend on
+//! the order in which they are created, any stream can be rebuilt from the match seed alone, and
+//! derivation is one-way. The one-way part is a hidden-information guarantee: a bot is given
+//! [`bot_seed`] for its own randomness, and must not be able to work back from it to the match
+//! seed (which drives the deal of card games) or to another seat's seed (which drives a random
+//! opponent's hidden choices).
 
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-fn splitmix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 fn fnv1a(label: &str) -> u64 {
     label.bytes().fold(0xCBF2_9CE4_8422_2325, |h, b| {
@@ -20,14 +16,18 @@ fn fnv1a(label: &str) -> u64 {
     })
 }
 
-/// A sub-seed of `seed` for the stream named `label`, number `index`.
-pub fn derive(seed: u64, label: &str, index: u64) -> u64 {
-    splitmix64(splitmix64(seed ^ fnv1a(label)) ^ index)
-}
-
 /// The random generator of the stream named `label`, number `index`, of `seed`.
 pub fn rng(seed: u64, label: &str, index: u64) -> ChaCha8Rng {
-    ChaCha8Rng::seed_from_u64(derive(seed, label, index))
+    let mut key = [0u8; 32];
+    key[..8].copy_from_slice(&seed.to_le_bytes());
+    key[8..16].copy_from_slice(&fnv1a(label).to_le_bytes());
+    key[16..24].copy_from_slice(&index.to_le_bytes());
+    ChaCha8Rng::from_seed(key)
+}
+
+/// A sub-seed of `seed` for the stream named `label`, number `index`: the stream's first output.
+pub fn derive(seed: u64, label: &str, index: u64) -> u64 {
+    rng(seed, label, index).next_u64()
 }
 
 /// The seed given to the bot in `seat` for its own random choices.
@@ -43,6 +43,23 @@ mod tests {
     fn streams_differ_by_label_and_index_and_are_stable() {
         assert_ne!(derive(1, "game", 0), derive(1, "bot", 0));
         assert_ne!(derive(1, "bot", 0), derive(1, "bot", 1));
+        assert_ne!(derive(1, "bot", 0), derive(2, "bot", 0));
         assert_eq!(derive(42, "game", 0), derive(42, "game", 0));
+    }
+
+    #[test]
+    fn bot_seeds_are_not_a_simple_function_of_each_other() {
+        // Neighbouring match seeds and seats give unrelated bot seeds (no shared bits pattern a
+        // bot could use to step from its own seed to another's).
+        let a = bot_seed(1000, 0);
+        let b = bot_seed(1000, 1);
+        let c = bot_seed(1001, 0);
+        for (x, y) in [(a, b), (a, c), (b, c)] {
+            let differing = (x ^ y).count_ones();
+            assert!(
+                (16..=48).contains(&differing),
+                "{x:x} vs {y:x}: {differing} bits differ"
+            );
+        }
     }
 }

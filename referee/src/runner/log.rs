@@ -45,6 +45,8 @@ pub enum LogRecord {
         players: Vec<LogPlayer>,
         /// The time limits.
         limits: Limits,
+        /// Faults after which a bot is stopped for the rest of the match.
+        max_faults: u32,
     },
     /// One decision.
     Action {

@@ -95,17 +95,19 @@ impl Books<'_> {
             });
         }
         if let Seat::Process(bot) = &mut player.seat {
+            state
+                .pending
+                .extend(line(&ToBot::<(), (), ()>::Error(ErrorMsg {
+                    id,
+                    fault: fault.fault,
+                    message: message.clone(),
+                    substituted,
+                })));
             if eject {
+                // Tell it why (if it still reads, briefly), then stop it.
+                let _ = bot.write(&state.pending, Duration::from_millis(100)).await;
+                state.pending.clear();
                 bot.kill().await;
-            } else {
-                state
-                    .pending
-                    .extend(line(&ToBot::<(), (), ()>::Error(ErrorMsg {
-                        id,
-                        fault: fault.fault,
-                        message: fault.message,
-                        substituted,
-                    })));
             }
         }
         state.ejected |= eject;
@@ -156,6 +158,7 @@ pub async fn play_match<G: Game>(
             })
             .collect(),
         limits: settings.limits,
+        max_faults: settings.max_faults,
     })?;
 
     let mut books = Books {
@@ -168,6 +171,9 @@ pub async fn play_match<G: Game>(
     for (i, player) in players.iter_mut().enumerate() {
         if let Some(fault) = player.startup_fault.take() {
             books.record(i, None, fault)?;
+        } else if !is_usable(player) {
+            let gone = "the bot's process is not running (stopped or not started in an earlier match); the referee plays for this seat";
+            books.record(i, None, Fault::new(FaultKind::Exited, gone))?;
         }
         let state = &mut books.seats[i];
         state.ejected = !is_usable(player);

@@ -10,7 +10,7 @@ mod match_runner;
 mod players;
 mod record;
 
-pub use log::{LogPlayer, LogRecord, MatchLog};
+pub use log::{LOG_VERSION, LogPlayer, LogRecord, MatchLog};
 pub use match_runner::{MatchSettings, RunError, play_match};
 pub use players::{Player, shutdown_players, start_players};
 pub use record::{FaultRecord, MatchRecord, SeatStats};

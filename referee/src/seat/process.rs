@@ -1,6 +1,7 @@
 //! A bot process: spawned in its own process group, spoken to in JSON lines, always reaped.
 //!
-//! Reads go through tokio-util's [`LinesCodec`] with a hard length cap, so a bot cannot make the
+//! Reads go through tokio-util's [`AnyDelimiterCodec`] (newline-delimited, bytes) with a hard
+//! length cap, so a bot cannot make the
 //! referee hold an endless line; every read and write has a deadline, so a bot cannot make the
 //! referee wait forever; stderr is drained by a task of its own; and the whole process group is
 //! killed when the bot is shut down or dropped, so no child outlives the referee.
@@ -17,7 +18,7 @@ use std::time::Duration;
 use tokio::io::AsyncWriteExt;
 use tokio::process::{ChildStdin, ChildStdout};
 use tokio::time::{Instant, timeout, timeout_at};
-use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
+use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, FramedRead};
 
 /// How bot processes are run.
 #[derive(Clone, Debug)]
@@ -47,7 +48,7 @@ impl Default for ProcessOptions {
 pub struct ProcessBot {
     child: Box<dyn ChildWrapper>,
     stdin: Option<ChildStdin>,
-    lines: FramedRead<ChildStdout, LinesCodec>,
+    lines: FramedRead<ChildStdout, AnyDelimiterCodec>,
     stderr: StderrTail,
     /// The task draining stderr; awaited (briefly) at the end so the last lines are kept.
     drain: Option<tokio::task::JoinHandle<()>>,
@@ -99,7 +100,15 @@ impl ProcessBot {
             stdin,
             lines: FramedRead::new(
                 stdout,
-                LinesCodec::new_with_max_length(options.max_line_bytes),
+                AnyDelimiterCodec::new_with_max_length(
+                    b"
+"
+                    .to_vec(),
+                    b"
+"
+                    .to_vec(),
+                    options.max_line_bytes,
+                ),
             ),
             stderr: tail,
             drain: Some(drain),
@@ -159,7 +168,7 @@ impl ProcessBot {
                 FaultKind::WrongShape,
                 format!(
                     "expected a hello reply {{\"type\":\"hello\",\"name\":...}}, got: {}",
-                    excerpt(&line)
+                    excerpt(&String::from_utf8_lossy(&line))
                 ),
             )),
         }
@@ -248,26 +257,35 @@ impl ProcessBot {
         }
     }
 
-    async fn read_line(&mut self, deadline: Instant) -> Result<String, Fault> {
+    async fn read_line(&mut self, deadline: Instant) -> Result<Vec<u8>, Fault> {
         loop {
             return match timeout_at(deadline, self.lines.next()).await {
-                Err(_) => Err(Fault::new(
-                    FaultKind::Timeout,
-                    "no reply within the time limit",
-                )),
+                Err(_) => Err(self.timeout_fault().await),
                 Ok(None) => Err(self
                     .exited_fault("the bot closed its standard output")
                     .await),
-                Ok(Some(Err(LinesCodecError::MaxLineLengthExceeded))) => Err(Fault::new(
+                Ok(Some(Err(AnyDelimiterCodecError::MaxChunkLengthExceeded))) => Err(Fault::new(
                     FaultKind::LineTooLong,
                     "a line longer than the referee's line-length cap",
                 )),
-                Ok(Some(Err(LinesCodecError::Io(e)))) => Err(self
+                Ok(Some(Err(AnyDelimiterCodecError::Io(e)))) => Err(self
                     .exited_fault(&format!("reading from the bot failed ({e})"))
                     .await),
-                Ok(Some(Ok(line))) if line.trim().is_empty() => continue,
-                Ok(Some(Ok(line))) => Ok(line),
+                Ok(Some(Ok(line))) if line.trim_ascii().is_empty() => continue,
+                Ok(Some(Ok(line))) => Ok(line.to_vec()),
             };
+        }
+    }
+
+    /// A timeout, unless the bot itself has exited and only a descendant of it keeps its output
+    /// open: that is an exit, reported with the bot's exit code.
+    async fn timeout_fault(&mut self) -> Fault {
+        match self.child.try_wait() {
+            Ok(Some(_)) => {
+                self.exited_fault("the bot exited (a process it started still holds its output)")
+                    .await
+            }
+            _ => Fault::new(FaultKind::Timeout, "no reply within the time limit"),
         }
     }
 
@@ -313,6 +331,9 @@ impl ProcessBot {
     /// Kills the whole process group at once, reaps the bot, and lets the stderr drain finish
     /// (briefly: a descendant that escaped the group may still hold the pipe).
     pub async fn kill(&mut self) {
+        if !self.alive {
+            return;
+        }
         self.stdin = None;
         let _ = self.child.signal(libc::SIGKILL);
         let _ = timeout(Duration::from_secs(2), self.child.wait()).await;
@@ -331,8 +352,18 @@ impl Drop for ProcessBot {
     }
 }
 
-/// Parses one line from a bot: first as JSON, then as a message.
-fn parse(line: &str) -> Result<FromBot, Fault> {
+/// Parses one line from a bot: first as UTF-8 text, then as JSON, then as a message.
+fn parse(bytes: &[u8]) -> Result<FromBot, Fault> {
+    let line = std::str::from_utf8(bytes).map_err(|_| {
+        Fault::new(
+            FaultKind::Malformed,
+            format!(
+                "not UTF-8 text: {}",
+                excerpt(&String::from_utf8_lossy(bytes))
+            ),
+        )
+    })?;
+    let line = line.strip_suffix('\r').unwrap_or(line);
     let value: Value = serde_json::from_str(line).map_err(|e| {
         Fault::new(
             FaultKind::Malformed,
@@ -347,13 +378,23 @@ fn parse(line: &str) -> Result<FromBot, Fault> {
     })
 }
 
-/// The start of `text`, at most 200 characters, for messages.
+/// The start of `text`, at most 200 characters, for messages; control characters (a bot's
+/// terminal escapes) are shown escaped, never passed on to the referee's own output.
 pub(crate) fn excerpt(text: &str) -> String {
     const MAX: usize = 200;
-    if text.chars().count() <= MAX {
-        text.to_string()
-    } else {
-        let cut: String = text.chars().take(MAX).collect();
-        format!("{cut}… ({} bytes)", text.len())
+    let mut out: String = text
+        .chars()
+        .take(MAX)
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_default().collect::<Vec<_>>()
+            } else {
+                vec![c]
+            }
+        })
+        .collect();
+    if text.chars().count() > MAX {
+        out.push_str(&format!("… ({} bytes)", text.len()));
     }
+    out
 }
