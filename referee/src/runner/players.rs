@@ -76,7 +76,7 @@ pub async fn start_players<G: Builtins>(
                 let mut opts = process.clone();
                 opts.stderr_file = stderr_dir.map(|d| d.join(format!("{}.stderr", spec.name)));
                 match ProcessBot::spawn(words, &opts).await {
-                    Ok(bot) => (Seat::Process(bot), None),
+                    Ok(bot) => (Seat::Process(Box::new(bot)), None),
                     Err(fault) => (Seat::Absent, Some(fault)),
                 }
             }

@@ -19,7 +19,7 @@ use crate::engine::Game;
 /// What plays one seat of a match.
 pub enum Seat<G: Game> {
     /// An external program.
-    Process(ProcessBot),
+    Process(Box<ProcessBot>),
     /// A built-in bot, called in-process.
     Builtin(Box<dyn Strategy<G>>),
     /// No bot could be started; the referee plays the game's default action for this seat.

@@ -396,7 +396,7 @@ proptest! {
                 prop_assert_eq!(a.legal_actions(), b.legal_actions());
             }
             let mut twin_action = *action;
-            if let (true, Action::Card { card, table }) = (turn.seat == other, *action) {
+            if let (true, Action::Card { table, .. }) = (turn.seat == other, *action) {
                 let round = a.round as u32 + 1;
                 let group: Vec<Card> = hidden.iter().filter(|h| h.0 == round).map(|h| h.2).collect();
                 let is_hidden = |t: usize| hidden.iter().any(|h| h.0 == round && h.1 == t);
