@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Test bot: plays legal[0], but sleeps 0.6 s before answering its first request (over a short
-time limit), so its first reply arrives late."""
+"""Test bot: `slow_once.py [SECONDS]` plays legal[0], but sleeps SECONDS (default 0.45) before
+answering its first request, so that reply, and with a long enough sleep the next ones, come
+late."""
 import json
+import sys
 import time
 
 from botlib import action, serve
 
+pause = float(sys.argv[1]) if len(sys.argv) > 1 else 0.45
 first = True
 
 
@@ -13,7 +16,7 @@ def on_request(request):
     global first
     if first:
         first = False
-        time.sleep(0.6)
+        time.sleep(pause)
     return json.dumps(action(request, request["legal"][0])) + "\n"
 
 

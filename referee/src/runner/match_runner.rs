@@ -104,10 +104,10 @@ impl Books<'_> {
                     substituted,
                 })));
             if eject {
-                // Tell it why (if it still reads, briefly), then stop it.
-                let _ = bot.write(&state.pending, Duration::from_millis(100)).await;
+                // Tell it why, close its input, give it a moment to exit, then stop its group.
+                let grace = Duration::from_millis(100);
+                bot.shutdown(Some(&state.pending), grace).await;
                 state.pending.clear();
-                bot.kill().await;
             }
         }
         state.ejected |= eject;

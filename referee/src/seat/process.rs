@@ -20,6 +20,9 @@ use tokio::process::{ChildStdin, ChildStdout};
 use tokio::time::{Instant, timeout, timeout_at};
 use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, FramedRead};
 
+/// How many timed-out request ids are remembered, so that their late replies are not faults.
+const EXPIRED_KEPT: usize = 16;
+
 /// How bot processes are run.
 #[derive(Clone, Debug)]
 pub struct ProcessOptions {
@@ -54,8 +57,8 @@ pub struct ProcessBot {
     drain: Option<tokio::task::JoinHandle<()>>,
     pid: u32,
     alive: bool,
-    /// The request that last timed out: its late reply is dropped silently.
-    expired: Option<u64>,
+    /// Requests that timed out (the most recent few): their late replies are dropped silently.
+    expired: std::collections::VecDeque<u64>,
 }
 
 impl ProcessBot {
@@ -114,7 +117,7 @@ impl ProcessBot {
             drain: Some(drain),
             pid,
             alive: true,
-            expired: None,
+            expired: std::collections::VecDeque::new(),
         })
     }
 
@@ -211,8 +214,8 @@ impl ProcessBot {
     /// Lines that are not that reply — not JSON, not a protocol message, a reply to another id —
     /// are faults pushed to `noise`, and the wait goes on until the deadline, so a stray debug
     /// line does not cost the decision. After `max_noise` of them the wait ends with the last
-    /// one. A late reply to the request that last timed out is dropped silently: its timeout was
-    /// the fault.
+    /// one. A late reply to a request that timed out is dropped silently: its timeout was the
+    /// fault.
     ///
     /// # Errors
     /// The fault that ends the wait: timeout, exit, an over-long line, or too much noise.
@@ -226,15 +229,18 @@ impl ProcessBot {
         loop {
             let line = match self.read_line(deadline).await {
                 Err(fault) if fault.fault == FaultKind::Timeout => {
-                    self.expired = Some(id);
+                    if self.expired.len() == EXPIRED_KEPT {
+                        self.expired.pop_front();
+                    }
+                    self.expired.push_back(id);
                     return Err(fault);
                 }
                 other => other?,
             };
             let fault = match parse(&line) {
                 Ok(FromBot::Action(reply)) if reply.id == id => return Ok(reply.action),
-                Ok(FromBot::Action(reply)) if Some(reply.id) == self.expired => {
-                    self.expired = None;
+                Ok(FromBot::Action(reply)) if self.expired.contains(&reply.id) => {
+                    self.expired.retain(|&e| e != reply.id);
                     continue;
                 }
                 Ok(FromBot::Action(reply)) => Fault::new(
@@ -314,13 +320,14 @@ impl ProcessBot {
         Fault::new(FaultKind::Exited, format!("{what}{how}{stderr}"))
     }
 
-    /// Ends the process: optionally writes `goodbye_line`, closes stdin, waits up to the grace
-    /// period for it to exit, then kills its whole process group and reaps it.
-    pub async fn shutdown(&mut self, goodbye_line: Option<&[u8]>, grace: Duration) {
+    /// Ends the process: optionally writes `last` (a `goodbye`, or the `error` saying why the bot
+    /// is stopped), closes stdin, waits up to the grace period for it to exit, then kills its
+    /// whole process group and reaps it.
+    pub async fn shutdown(&mut self, last: Option<&[u8]>, grace: Duration) {
         if !self.alive {
             return;
         }
-        if let Some(line) = goodbye_line {
+        if let Some(line) = last {
             let _ = self.write(line, grace).await;
         }
         self.stdin = None;
