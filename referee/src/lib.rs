@@ -13,3 +13,4 @@ pub mod games;
 pub mod replay;
 pub mod runner;
 pub mod seat;
+pub mod tournament;

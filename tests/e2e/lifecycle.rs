@@ -37,7 +37,7 @@ fn bot_processes_are_reused_across_matches() {
             &Options::default(),
             limits,
             &ProcessOptions::default(),
-            None,
+            &|_| None,
         )
         .await;
         let pids = |players: &[referee::runner::Player<Vabanque>]| -> Vec<u32> {
@@ -107,7 +107,7 @@ fn a_bot_stopped_in_one_match_is_recorded_in_the_next_not_silently_benched() {
             &Options::default(),
             limits,
             &ProcessOptions::default(),
-            None,
+            &|_| None,
         )
         .await;
         let mut records = Vec::new();

@@ -21,8 +21,128 @@ pub enum Command {
     Replay(ReplayArgs),
     /// Write the JSON Schema of every protocol message.
     Schema(SchemaArgs),
+    /// Play many seeded matches in parallel and rank the bots.
+    Tournament(TournamentArgs),
+    /// Print the leaderboard of a tournament's results directory.
+    Leaderboard(LeaderboardArgs),
+    /// Combine the results directories of shards into one leaderboard (and optionally one directory).
+    Merge(MergeArgs),
     /// List the games, their player counts and built-in bots.
     Games,
+}
+
+/// Leaderboard formats.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BoardFormat {
+    /// Tables for people.
+    #[default]
+    Table,
+    /// JSON for programs.
+    Json,
+    /// CSV (the standings only).
+    Csv,
+    /// Markdown tables.
+    Markdown,
+}
+
+/// Schedule formats (see `docs/tournament.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ScheduleArg {
+    /// Every P-subset of the bots, each rotated through the seats.
+    RoundRobin,
+    /// Balanced random P-subsets, for large fields.
+    Sampled,
+    /// One candidate against the field.
+    Gauntlet,
+}
+
+/// `referee tournament`.
+#[derive(Debug, Args)]
+pub struct TournamentArgs {
+    /// A TOML file with the tournament settings (see docs/tournament.md); flags override it.
+    pub config: Option<PathBuf>,
+    /// The game.
+    #[arg(long)]
+    pub game: Option<String>,
+    /// A bot: NAME=COMMAND or builtin:NAME; repeat for each bot of the field.
+    #[arg(long = "bot", value_name = "NAME=COMMAND")]
+    pub bots: Vec<String>,
+    /// Players per match [default: the game's smallest count that fits the field, at most 4].
+    #[arg(long)]
+    pub players: Option<usize>,
+    /// Matches in the whole schedule [default: one full cycle of the format].
+    #[arg(long)]
+    pub matches: Option<u64>,
+    /// The tournament seed [default: 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Matches played at once [default: the number of cores].
+    #[arg(short = 'j', long = "jobs")]
+    pub jobs: Option<usize>,
+    /// The results directory [default: tournament-out].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// How bots are put together [default: round-robin].
+    #[arg(long, value_enum)]
+    pub schedule: Option<ScheduleArg>,
+    /// The candidate of a gauntlet [default: the first bot].
+    #[arg(long, value_name = "NAME")]
+    pub candidate: Option<String>,
+    /// Replay each deal with the bots rotated through the seats [default: true].
+    #[arg(long, value_name = "BOOL")]
+    pub duplicate: Option<bool>,
+    /// Continue the results already in --out.
+    #[arg(long)]
+    pub resume: bool,
+    /// Play only shard K of N (1-based): the matches whose id mod N is K-1.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Keep each match's full log under DIR/logs/ (for `referee replay`).
+    #[arg(long)]
+    pub logs: bool,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Milliseconds per decision [default: 1000].
+    #[arg(long, value_name = "MS")]
+    pub time_limit_ms: Option<u64>,
+    /// Milliseconds to start and answer hello [default: 10000].
+    #[arg(long, value_name = "MS")]
+    pub startup_limit_ms: Option<u64>,
+    /// Faults after which a bot is stopped for the rest of a match [default: 3].
+    #[arg(long, value_name = "N")]
+    pub max_faults: Option<u32>,
+    /// A game option, KEY=VALUE (TOML syntax); repeatable.
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+    /// How to print the leaderboard.
+    #[arg(long, value_enum)]
+    pub format: Option<BoardFormat>,
+}
+
+/// `referee leaderboard`.
+#[derive(Debug, Args)]
+pub struct LeaderboardArgs {
+    /// The results directory.
+    pub dir: PathBuf,
+    /// How to print it.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: BoardFormat,
+}
+
+/// `referee merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shards' results directories.
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Also write the merged results into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// How to print the leaderboard.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: BoardFormat,
 }
 
 /// Output formats for results.

@@ -2,6 +2,7 @@
 
 use super::Failure;
 use super::args::{Format, MatchArgs};
+use super::checks::{check_bots, game_options};
 use super::match_config::{self, MatchConfig};
 use super::output::{out, outln};
 use super::standings;
@@ -9,7 +10,7 @@ use crate::bots::Builtins;
 use crate::runner::{
     MatchLog, MatchRecord, MatchSettings, play_match, shutdown_players, start_players,
 };
-use crate::seat::{Launch, ProcessOptions};
+use crate::seat::ProcessOptions;
 use protocol::{ExitCode, Limits};
 use std::time::Duration;
 
@@ -30,21 +31,8 @@ fn validate<G: Builtins>(config: &MatchConfig) -> Result<G::Options, Failure> {
             config.bots.len()
         )));
     }
-    for spec in &config.bots {
-        if let Launch::Builtin(name) = &spec.launch
-            && G::builtin(name).is_none()
-        {
-            return Err(Failure::usage(format!(
-                "bot '{}': {} has no built-in bot '{name}' (built-ins: {})",
-                spec.name,
-                G::NAME,
-                G::builtin_names().join(", ")
-            )));
-        }
-        spec.resolve().map_err(Failure::usage)?;
-    }
-    serde_json::from_value(config.options.clone())
-        .map_err(|e| Failure::usage(format!("invalid options for {}: {e}", G::NAME)))
+    check_bots::<G>(&config.bots)?;
+    game_options::<G>(&config.options)
 }
 
 fn run_game<G: Builtins>(config: MatchConfig) -> Result<ExitCode, Failure> {
@@ -120,13 +108,12 @@ async fn play<G: Builtins>(
         decision_ms: config.decision_ms,
     };
     let process = ProcessOptions::default();
-    let mut players = start_players::<G>(
-        &config.bots,
-        options,
-        limits,
-        &process,
-        config.stderr_dir.as_deref(),
-    )
+    let mut players = start_players::<G>(&config.bots, options, limits, &process, &|spec| {
+        config
+            .stderr_dir
+            .as_ref()
+            .map(|d| d.join(format!("{}.stderr", spec.name)))
+    })
     .await;
     let settings = MatchSettings {
         match_id: "match-1".to_string(),
@@ -140,7 +127,7 @@ async fn play<G: Builtins>(
 }
 
 /// Resolves on SIGINT or SIGTERM.
-async fn interrupted() {
+pub(super) async fn interrupted() {
     use tokio::signal::unix::{SignalKind, signal};
     let mut term = signal(SignalKind::terminate()).expect("SIGTERM handler");
     let mut int = signal(SignalKind::interrupt()).expect("SIGINT handler");

@@ -31,9 +31,10 @@ struct MatchFile {
     bot: Vec<BotEntry>,
 }
 
+/// A `[[bot]]` entry of a config file.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct BotEntry {
+pub(super) struct BotEntry {
     name: Option<String>,
     command: CommandValue,
 }
@@ -72,7 +73,8 @@ pub struct MatchConfig {
     pub format: Format,
 }
 
-fn read_file(path: &Path) -> Result<MatchFile, Failure> {
+/// Reads a TOML config file.
+pub(super) fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, Failure> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
     toml::from_str(&text).map_err(|e| {
@@ -84,7 +86,8 @@ fn read_file(path: &Path) -> Result<MatchFile, Failure> {
     })
 }
 
-fn drawn_seed() -> u64 {
+/// A seed drawn from the clock, for runs that were given none.
+pub(super) fn drawn_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
@@ -109,7 +112,7 @@ fn parse_option(kv: &str, table: &mut toml::Table) -> Result<(), Failure> {
 /// A usage [`Failure`] with one line saying what is wrong.
 pub fn from_args(args: MatchArgs) -> Result<MatchConfig, Failure> {
     let file = match &args.config {
-        Some(path) => read_file(path)?,
+        Some(path) => read_toml(path)?,
         None => MatchFile::default(),
     };
     let game_name = args
@@ -117,30 +120,8 @@ pub fn from_args(args: MatchArgs) -> Result<MatchConfig, Failure> {
         .or(file.game)
         .ok_or_else(|| Failure::usage("no game given: use --game NAME (see 'referee games')"))?;
     let game = GameKind::from_name(&game_name).map_err(Failure::usage)?;
-    let bots = if args.bots.is_empty() {
-        file.bot
-            .into_iter()
-            .map(|entry| {
-                let launch = match entry.command {
-                    CommandValue::List(words) => Launch::Command(words),
-                    CommandValue::Line(line) => {
-                        BotSpec::parse(&line).map_err(Failure::usage)?.launch
-                    }
-                };
-                BotSpec::new(entry.name, launch).map_err(Failure::usage)
-            })
-            .collect::<Result<Vec<_>, _>>()?
-    } else {
-        args.bots
-            .iter()
-            .map(|b| BotSpec::parse(b).map_err(Failure::usage))
-            .collect::<Result<Vec<_>, _>>()?
-    };
-    check_unique(&bots).map_err(Failure::usage)?;
-    let mut options = file.options;
-    for kv in &args.options {
-        parse_option(kv, &mut options)?;
-    }
+    let bots = bot_specs(&args.bots, file.bot)?;
+    let options = game_options(file.options, &args.options)?;
     let seed = args.seed.or(file.seed);
     Ok(MatchConfig {
         game,
@@ -164,7 +145,43 @@ pub fn from_args(args: MatchArgs) -> Result<MatchConfig, Failure> {
             .unwrap_or(DEFAULT_MAX_FAULTS)
             .max(1),
         stderr_dir: args.stderr_dir.or(file.stderr_dir),
-        options: serde_json::to_value(options).expect("TOML values convert to JSON"),
+        options,
         format: args.format,
     })
+}
+
+/// The bots from `--bot` flags, or else from the file's `[[bot]]` entries; names must be unique.
+pub(super) fn bot_specs(flags: &[String], entries: Vec<BotEntry>) -> Result<Vec<BotSpec>, Failure> {
+    let bots = if flags.is_empty() {
+        entries
+            .into_iter()
+            .map(|entry| {
+                let launch = match entry.command {
+                    CommandValue::List(words) => Launch::Command(words),
+                    CommandValue::Line(line) => {
+                        BotSpec::parse(&line).map_err(Failure::usage)?.launch
+                    }
+                };
+                BotSpec::new(entry.name, launch).map_err(Failure::usage)
+            })
+            .collect::<Result<Vec<_>, _>>()?
+    } else {
+        flags
+            .iter()
+            .map(|b| BotSpec::parse(b).map_err(Failure::usage))
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    check_unique(&bots).map_err(Failure::usage)?;
+    Ok(bots)
+}
+
+/// The game options: the file's `[options]` table with `--option KEY=VALUE` flags on top.
+pub(super) fn game_options(
+    mut table: toml::Table,
+    flags: &[String],
+) -> Result<serde_json::Value, Failure> {
+    for kv in flags {
+        parse_option(kv, &mut table)?;
+    }
+    Ok(serde_json::to_value(table).expect("TOML values convert to JSON"))
 }

@@ -2,11 +2,16 @@
 //! handed to the library. Nothing below this module sees a clap type.
 
 mod args;
+mod board_render;
+mod checks;
+mod leaderboard_cmd;
 mod match_cmd;
 mod match_config;
 mod output;
 mod replay_cmd;
 mod standings;
+mod tournament_cmd;
+mod tournament_config;
 
 use clap::Parser;
 use output::outln;
@@ -58,6 +63,9 @@ fn dispatch(cli: args::Cli) -> Result<ExitCode, Failure> {
         args::Command::Match(args) => match_cmd::run(args),
         args::Command::Replay(args) => replay_cmd::run(args),
         args::Command::Schema(args) => schema(args),
+        args::Command::Tournament(args) => tournament_cmd::run(args),
+        args::Command::Leaderboard(args) => leaderboard_cmd::run_leaderboard(args),
+        args::Command::Merge(args) => leaderboard_cmd::run_merge(args),
         args::Command::Games => {
             for kind in crate::games::GameKind::ALL {
                 use crate::engine::Game;

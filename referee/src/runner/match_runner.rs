@@ -250,6 +250,7 @@ pub async fn play_match<G: Game>(
         } else {
             stats.total_ms += elapsed_ms;
             stats.max_ms = stats.max_ms.max(elapsed_ms);
+            stats.times.record(elapsed_ms);
         }
         books.log.write(&LogRecord::Action {
             n,

@@ -5,12 +5,14 @@
 //! misbehaviour into a recorded [`Fault`](crate::seat::Fault) plus the game's default action,
 //! and routes each event only to the seats in its audience.
 
+mod histogram;
 mod log;
 mod match_runner;
 mod players;
 mod record;
 
+pub use histogram::TimeHistogram;
 pub use log::{LOG_VERSION, LogPlayer, LogRecord, MatchLog};
 pub use match_runner::{MatchSettings, RunError, play_match};
-pub use players::{Player, shutdown_players, start_players};
+pub use players::{Player, is_usable, shutdown_players, start_players};
 pub use record::{FaultRecord, MatchRecord, SeatStats};

@@ -48,7 +48,8 @@ pub(crate) fn line<V: serde::Serialize, A: serde::Serialize, E: serde::Serialize
 }
 
 /// Starts every player: spawns the processes, sends `hello` to all at once and waits (up to the
-/// start-up limit) for their replies. Specs must have been resolved already.
+/// start-up limit) for their replies. Specs must have been resolved already. `stderr_file`
+/// names the file each bot process's stderr is saved to, if any.
 ///
 /// # Panics
 /// If a spec names a built-in the game does not have (check with [`Builtins::builtin`] first).
@@ -57,7 +58,7 @@ pub async fn start_players<G: Builtins>(
     options: &G::Options,
     limits: Limits,
     process: &ProcessOptions,
-    stderr_dir: Option<&std::path::Path>,
+    stderr_file: &dyn Fn(&BotSpec) -> Option<std::path::PathBuf>,
 ) -> Vec<Player<G>> {
     let hello = line(&ToBot::<(), (), ()>::Hello(Hello {
         protocol: PROTOCOL_VERSION,
@@ -74,7 +75,7 @@ pub async fn start_players<G: Builtins>(
             ),
             Launch::Command(words) => {
                 let mut opts = process.clone();
-                opts.stderr_file = stderr_dir.map(|d| d.join(format!("{}.stderr", spec.name)));
+                opts.stderr_file = stderr_file(spec);
                 match ProcessBot::spawn(words, &opts).await {
                     Ok(bot) => (Seat::Process(Box::new(bot)), None),
                     Err(fault) => (Seat::Absent, Some(fault)),
@@ -105,7 +106,7 @@ pub async fn start_players<G: Builtins>(
 }
 
 /// Whether the player can be asked for decisions (a process that started, or a built-in).
-pub(crate) fn is_usable<G: Game>(player: &Player<G>) -> bool {
+pub fn is_usable<G: Game>(player: &Player<G>) -> bool {
     player.startup_fault.is_none()
         && match &player.seat {
             Seat::Process(bot) => bot.is_alive(),

@@ -1,5 +1,6 @@
 //! What a finished match leaves: scores, ranks, faults and decision-time statistics.
 
+use super::histogram::TimeHistogram;
 use protocol::FaultKind;
 use serde::{Deserialize, Serialize};
 
@@ -29,6 +30,8 @@ pub struct SeatStats {
     pub max_ms: f64,
     /// Whether the bot was ejected (its process stopped) during the match.
     pub ejected: bool,
+    /// The bot's own decision times (substituted decisions excluded).
+    pub times: TimeHistogram,
 }
 
 /// The result of one match.

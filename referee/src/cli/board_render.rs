@@ -1,0 +1,174 @@
+//! Rendering a leaderboard: a table, JSON, CSV or Markdown. The numbers come from
+//! `tournament::standings`; this file only formats them.
+
+use super::args::BoardFormat;
+use crate::tournament::Leaderboard;
+use protocol::FaultKind;
+use tabled::builder::Builder;
+use tabled::settings::Style;
+
+const HEADER: [&str; 12] = [
+    "rank",
+    "bot",
+    "rating μ−3σ",
+    "μ ± σ",
+    "matches",
+    "wins",
+    "win rate",
+    "mean rank",
+    "mean SCORE (95% CI)",
+    "faults",
+    "mean ms",
+    "p99 ms",
+];
+
+fn faults(s: &crate::tournament::standings::Standing) -> String {
+    let total = s.fault_total();
+    if total == 0 {
+        return "0".into();
+    }
+    let count = |kinds: &[FaultKind]| {
+        kinds
+            .iter()
+            .map(|k| s.faults.get(k).copied().unwrap_or(0))
+            .sum::<u64>()
+    };
+    let timeouts = count(&[FaultKind::Timeout, FaultKind::StartupTimeout]);
+    let crashes = count(&[FaultKind::Exited, FaultKind::SpawnFailed]);
+    let illegal = count(&[FaultKind::IllegalAction]);
+    let other = total - timeouts - crashes - illegal;
+    format!("{total} ({timeouts} timeouts, {crashes} crashes, {illegal} illegal, {other} other)")
+}
+
+fn ms(v: Option<f64>) -> String {
+    v.map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into())
+}
+
+/// The standings as rows of text cells, header first.
+fn rows(board: &Leaderboard) -> Vec<Vec<String>> {
+    let mut rows = vec![
+        HEADER
+            .iter()
+            .map(|h| h.replace("SCORE", &board.score_name))
+            .collect::<Vec<_>>(),
+    ];
+    for s in &board.standings {
+        rows.push(vec![
+            s.rank.to_string(),
+            s.bot.clone(),
+            format!("{:.2}", s.conservative),
+            format!("{:.2} ± {:.2}", s.mu, s.sigma),
+            s.matches.to_string(),
+            format!("{}", (s.wins * 100.0).round() / 100.0),
+            format!("{:.3}", s.win_rate),
+            format!("{:.3}", s.mean_rank),
+            format!("{:.0} ± {:.0}", s.mean_score, s.score_ci95),
+            faults(s),
+            ms(s.mean_ms),
+            ms(s.p99_ms),
+        ]);
+    }
+    rows
+}
+
+/// The head-to-head matrix as rows: each cell is how often the row bot finished above the
+/// column bot, and in how many meetings.
+fn head_to_head(board: &Leaderboard) -> Vec<Vec<String>> {
+    let mut header = vec!["row above column".to_string()];
+    header.extend(board.standings.iter().map(|s| s.bot.clone()));
+    let mut rows = vec![header];
+    for (i, s) in board.standings.iter().enumerate() {
+        let mut row = vec![s.bot.clone()];
+        for (j, cell) in board.head_to_head[i].iter().enumerate() {
+            row.push(if i == j || cell.met == 0 {
+                "-".into()
+            } else {
+                format!("{:.0}% of {}", cell.above * 100.0, cell.met)
+            });
+        }
+        rows.push(row);
+    }
+    rows
+}
+
+fn table(rows: Vec<Vec<String>>, markdown: bool) -> String {
+    let mut builder = Builder::default();
+    for row in rows {
+        builder.push_record(row);
+    }
+    let mut table = builder.build();
+    if markdown {
+        table.with(Style::markdown());
+    } else {
+        table.with(Style::rounded());
+    }
+    table.to_string()
+}
+
+fn csv_field(field: &str) -> String {
+    if field.contains([',', '"', '\n']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_string()
+    }
+}
+
+/// The leaderboard in `format`.
+pub fn render(board: &Leaderboard, format: BoardFormat) -> String {
+    let summary = format!(
+        "{}: {} of {} scheduled matches; ordered by the conservative rating μ − 3σ (Weng-Lin)\n",
+        board.game, board.matches, board.scheduled
+    );
+    match format {
+        BoardFormat::Json => {
+            serde_json::to_string_pretty(board).expect("leaderboards serialize") + "\n"
+        }
+        BoardFormat::Csv => {
+            let header = [
+                "rank",
+                "bot",
+                "conservative",
+                "mu",
+                "sigma",
+                "matches",
+                "wins",
+                "win_rate",
+                "mean_rank",
+                "mean_score",
+                "score_ci95",
+                "faults",
+                "mean_ms",
+                "p99_ms",
+            ];
+            let mut out = header.join(",") + "\n";
+            for s in &board.standings {
+                let cells = [
+                    s.rank.to_string(),
+                    csv_field(&s.bot),
+                    s.conservative.to_string(),
+                    s.mu.to_string(),
+                    s.sigma.to_string(),
+                    s.matches.to_string(),
+                    s.wins.to_string(),
+                    s.win_rate.to_string(),
+                    s.mean_rank.to_string(),
+                    s.mean_score.to_string(),
+                    s.score_ci95.to_string(),
+                    s.fault_total().to_string(),
+                    s.mean_ms.map(|v| v.to_string()).unwrap_or_default(),
+                    s.p99_ms.map(|v| v.to_string()).unwrap_or_default(),
+                ];
+                out += &(cells.join(",") + "\n");
+            }
+            out
+        }
+        BoardFormat::Table | BoardFormat::Markdown => {
+            let md = format == BoardFormat::Markdown;
+            format!(
+                "{summary}\n{}\n\nHead to head (how often the row bot finished above the column bot, of their meetings):\n\n{}\n",
+                table(rows(board), md),
+                table(head_to_head(board), md)
+            )
+        }
+    }
+}

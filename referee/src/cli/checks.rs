@@ -1,0 +1,31 @@
+//! Checks of user input shared by the commands that run bots: before any process starts, every
+//! built-in exists, every command can run, and the options parse.
+
+use super::Failure;
+use crate::bots::Builtins;
+use crate::engine::Game;
+use crate::seat::{BotSpec, Launch};
+
+/// Every built-in name exists in the game and every command exists and is executable.
+pub fn check_bots<G: Builtins>(specs: &[BotSpec]) -> Result<(), Failure> {
+    for spec in specs {
+        if let Launch::Builtin(name) = &spec.launch
+            && G::builtin(name).is_none()
+        {
+            return Err(Failure::usage(format!(
+                "bot '{}': {} has no built-in bot '{name}' (built-ins: {})",
+                spec.name,
+                G::NAME,
+                G::builtin_names().join(", ")
+            )));
+        }
+        spec.resolve().map_err(Failure::usage)?;
+    }
+    Ok(())
+}
+
+/// The game's options from their JSON form.
+pub fn game_options<G: Game>(options: &serde_json::Value) -> Result<G::Options, Failure> {
+    serde_json::from_value(options.clone())
+        .map_err(|e| Failure::usage(format!("invalid options for {}: {e}", G::NAME)))
+}

@@ -1,0 +1,81 @@
+//! `referee leaderboard DIR` and `referee merge DIR...`: the leaderboard from results on disk.
+
+use super::Failure;
+use super::args::{LeaderboardArgs, MergeArgs};
+use super::board_render;
+use super::output::out;
+use crate::games::GameKind;
+use crate::tournament::results::{
+    self, MatchResult, ResultsFile, TournamentMeta, difference, read_meta,
+};
+use crate::tournament::{Leaderboard, compute};
+use protocol::ExitCode;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+fn leaderboard(
+    meta: &TournamentMeta,
+    results: &BTreeMap<u64, MatchResult>,
+) -> Result<Leaderboard, Failure> {
+    use crate::engine::Game;
+    let kind = GameKind::from_name(&meta.game).map_err(Failure::usage)?;
+    let score_name = crate::with_game!(kind, G => G::SCORE_NAME);
+    let names: Vec<String> = meta.bots.iter().map(|b| b.name.clone()).collect();
+    let refs: Vec<&MatchResult> = results.values().collect();
+    Ok(compute(&meta.game, score_name, &names, &refs, meta.matches))
+}
+
+/// Runs `referee leaderboard`.
+pub fn run_leaderboard(args: LeaderboardArgs) -> Result<ExitCode, Failure> {
+    let meta = read_meta(&args.dir).map_err(Failure::usage)?;
+    let (results, _) = results::read_results(&args.dir).map_err(Failure::usage)?;
+    out!(
+        "{}",
+        board_render::render(&leaderboard(&meta, &results)?, args.format)
+    );
+    Ok(ExitCode::Success)
+}
+
+/// Runs `referee merge`.
+pub fn run_merge(args: MergeArgs) -> Result<ExitCode, Failure> {
+    let mut merged: BTreeMap<u64, MatchResult> = BTreeMap::new();
+    let mut first: Option<(PathBuf, TournamentMeta)> = None;
+    for dir in &args.dirs {
+        let meta = read_meta(dir).map_err(Failure::usage)?;
+        if let Some((first_dir, first_meta)) = &first
+            && let Some(what) = difference(first_meta, &meta)
+        {
+            return Err(Failure::usage(format!(
+                "{} and {} are not shards of one tournament ({what} differs)",
+                first_dir.display(),
+                dir.display()
+            )));
+        }
+        let (results, _) = results::read_results(dir).map_err(Failure::usage)?;
+        for (id, result) in results {
+            merged.entry(id).or_insert(result);
+        }
+        first.get_or_insert((dir.clone(), meta));
+    }
+    let (_, meta) = first.expect("clap requires at least one directory");
+    if let Some(dir) = &args.out {
+        let (mut file, existing) = ResultsFile::open(dir, &meta, true).map_err(Failure::usage)?;
+        for (id, result) in &merged {
+            if !existing.contains_key(id) {
+                file.append(result).map_err(Failure::usage)?;
+            }
+        }
+    }
+    let missing = meta.matches - merged.len() as u64;
+    if missing > 0 {
+        eprintln!(
+            "referee: note: {missing} of the {} scheduled matches are in none of these directories",
+            meta.matches
+        );
+    }
+    out!(
+        "{}",
+        board_render::render(&leaderboard(&meta, &merged)?, args.format)
+    );
+    Ok(ExitCode::Success)
+}

@@ -1,0 +1,225 @@
+//! `referee tournament`: the schedule is played by a pool of workers; one coordinator appends
+//! each result to `matches.jsonl` as it arrives and draws the progress bar; the leaderboard is
+//! computed from the directory at the end.
+
+use super::Failure;
+use super::args::TournamentArgs;
+use super::board_render;
+use super::checks::{check_bots, game_options};
+use super::output::{out, outln};
+use super::tournament_config::{self, TournamentConfig};
+use crate::bots::Builtins;
+use crate::engine::Game;
+use crate::seat::ProcessOptions;
+use crate::tournament::results::{MetaBot, read_results};
+use crate::tournament::{
+    MatchResult, PoolSettings, ResultsFile, ScheduleSpec, TournamentMeta, compute, run_pool,
+    schedule,
+};
+use indicatif::{ProgressBar, ProgressStyle};
+use protocol::{ExitCode, Limits};
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+
+/// Runs `referee tournament`.
+pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
+    let config = tournament_config::from_args(args)?;
+    crate::with_game!(config.game, G => run_game::<G>(config))
+}
+
+/// The player count: as given, or the game's smallest count that the field fills, at most 4.
+fn players<G: Game>(config: &TournamentConfig) -> Result<usize, Failure> {
+    let counts = G::player_counts();
+    let n = config.bots.len();
+    let players = config
+        .players
+        .unwrap_or_else(|| n.clamp(*counts.start(), (*counts.end()).min(4)));
+    if !counts.contains(&players) {
+        return Err(Failure::usage(format!(
+            "{} is played by {} to {} players, not {players} (--players)",
+            G::NAME,
+            counts.start(),
+            counts.end()
+        )));
+    }
+    if n < players {
+        return Err(Failure::usage(format!(
+            "{players} players per match need at least {players} bots; {n} were given (--bot NAME=COMMAND, once per bot)"
+        )));
+    }
+    Ok(players)
+}
+
+fn run_game<G: Builtins>(config: TournamentConfig) -> Result<ExitCode, Failure> {
+    let players = players::<G>(&config)?;
+    check_bots::<G>(&config.bots)?;
+    let options = game_options::<G>(&config.options)?;
+    let cycle = schedule::cycle_length(config.format, config.bots.len(), players);
+    let matches = config.matches.unwrap_or(cycle);
+    if matches % cycle != 0 && config.format != crate::tournament::Format::Sampled {
+        eprintln!(
+            "referee: note: {matches} matches is not a whole number of cycles ({cycle} each): seats are not exactly balanced"
+        );
+    }
+    let limits = Limits {
+        startup_ms: config.startup_ms,
+        decision_ms: config.decision_ms,
+    };
+    let meta = TournamentMeta {
+        game: G::NAME.to_string(),
+        options: config.options.clone(),
+        bots: config
+            .bots
+            .iter()
+            .map(|b| MetaBot {
+                name: b.name.clone(),
+                command: b.describe(),
+            })
+            .collect(),
+        players,
+        format: config.format,
+        matches,
+        seed: config.seed,
+        duplicate: config.duplicate,
+        limits,
+        max_faults: config.max_faults,
+    };
+    let mut scheduled = schedule::build(&ScheduleSpec {
+        format: config.format,
+        bots: config.bots.len(),
+        players,
+        matches,
+        seed: config.seed,
+        duplicate: config.duplicate,
+    });
+    if config.candidate != 0 {
+        for m in &mut scheduled {
+            for b in &mut m.seats {
+                *b = if *b == 0 {
+                    config.candidate
+                } else if *b == config.candidate {
+                    0
+                } else {
+                    *b
+                };
+            }
+        }
+    }
+    if let Some((k, n)) = config.shard {
+        scheduled.retain(|m| m.id % n == k);
+    }
+    let share = scheduled.len() as u64;
+    let (mut file, done) =
+        ResultsFile::open(&config.out, &meta, config.resume).map_err(Failure::usage)?;
+    scheduled.retain(|m| !done.contains_key(&m.id));
+    let stderr_dir = config.out.join("stderr");
+    let logs_dir = config.out.join("logs");
+    for dir in std::iter::once(&stderr_dir).chain(config.logs.then_some(&logs_dir)) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Failure::usage(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    eprintln!(
+        "referee: {} — {} bots, {players} per match, {share} matches{} ({} already done), -j {}, seed {}, results in {}",
+        G::NAME,
+        config.bots.len(),
+        config
+            .shard
+            .map(|(k, n)| format!(" in shard {}/{n}", k + 1))
+            .unwrap_or_default(),
+        done.len(),
+        config.jobs,
+        config.seed,
+        config.out.display()
+    );
+    let settings = PoolSettings::<G> {
+        specs: config.bots.clone(),
+        options,
+        limits,
+        max_faults: config.max_faults,
+        process: ProcessOptions::default(),
+        stderr_dir: Some(stderr_dir),
+        logs_dir: config.logs.then_some(logs_dir),
+        jobs: config.jobs,
+    };
+    let progress = (!config.quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new(share);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} matches · {per_sec} · ETA {eta} · {msg}",
+            )
+            .expect("a valid template"),
+        );
+        bar.set_position(done.len() as u64);
+        bar
+    });
+    let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure {
+            code: ExitCode::Internal,
+            message: format!("cannot start the runtime: {e}"),
+        })?;
+    let mut written = 0u64;
+    let mut wins: BTreeMap<String, f64> = BTreeMap::new();
+    let outcome = runtime.block_on(async {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<MatchResult>();
+        let pool = run_pool(&settings, scheduled, tx);
+        let coordinator = async {
+            while let Some(result) = rx.recv().await {
+                file.append(&result).map_err(Failure::usage)?;
+                written += 1;
+                if let Some(bar) = &progress {
+                    let firsts = result.record.ranks.iter().filter(|&&r| r == 1).count() as f64;
+                    for (seat, name) in result.record.players.iter().enumerate() {
+                        *wins.entry(name.clone()).or_default() += if result.record.ranks[seat] == 1 { 1.0 / firsts } else { 0.0 };
+                    }
+                    let mut top: Vec<(&String, &f64)> = wins.iter().collect();
+                    top.sort_by(|a, b| b.1.total_cmp(a.1));
+                    let shown: Vec<String> = top.iter().take(3).map(|(n, w)| format!("{n} {w:.0}")).collect();
+                    bar.set_message(format!("wins: {}", shown.join(", ")));
+                    bar.inc(1);
+                }
+            }
+            Ok::<(), Failure>(())
+        };
+        tokio::select! {
+            (pool, coordinator) = async { tokio::join!(pool, coordinator) } => Some((pool, coordinator)),
+            () = super::match_cmd::interrupted() => None,
+        }
+    });
+    drop(runtime); // stops every bot process still running
+    if let Some(bar) = &progress {
+        bar.finish_and_clear();
+    }
+    match outcome {
+        None => {
+            let mut resume: Vec<String> = std::env::args().collect();
+            if !resume.iter().any(|a| a == "--resume") {
+                resume.push("--resume".into());
+            }
+            let line = shlex::try_join(resume.iter().map(String::as_str))
+                .unwrap_or_else(|_| resume.join(" "));
+            eprintln!(
+                "referee: interrupted after {written} new matches; every result written is kept and every bot process was stopped"
+            );
+            eprintln!("referee: resume with: {line}");
+            return Ok(ExitCode::Interrupted);
+        }
+        Some((pool, coordinator)) => {
+            coordinator?;
+            pool.map_err(|e| Failure {
+                code: ExitCode::Internal,
+                message: e.to_string(),
+            })?;
+        }
+    }
+    let (results, _) = read_results(&config.out).map_err(Failure::usage)?;
+    let refs: Vec<&MatchResult> = results.values().collect();
+    let board = compute(G::NAME, G::SCORE_NAME, &names, &refs, matches);
+    out!("{}", board_render::render(&board, config.board));
+    if config.board == super::args::BoardFormat::Table {
+        outln!("results: {}", config.out.display());
+    }
+    Ok(ExitCode::Success)
+}

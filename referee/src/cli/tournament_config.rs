@@ -1,0 +1,182 @@
+//! The settings of `referee tournament`, from a TOML file and flags (flags win).
+
+use super::Failure;
+use super::args::{BoardFormat, ScheduleArg, TournamentArgs};
+use super::match_config::{
+    BotEntry, DEFAULT_DECISION_MS, DEFAULT_MAX_FAULTS, DEFAULT_STARTUP_MS, bot_specs, game_options,
+    read_toml,
+};
+use crate::games::GameKind;
+use crate::seat::BotSpec;
+use crate::tournament::Format;
+use serde::Deserialize;
+use std::path::PathBuf;
+
+/// A tournament file (`referee tournament tournament.toml`); every key is documented in
+/// `docs/tournament.md`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TournamentFile {
+    game: Option<String>,
+    players: Option<usize>,
+    matches: Option<u64>,
+    seed: Option<u64>,
+    jobs: Option<usize>,
+    out: Option<PathBuf>,
+    schedule: Option<Format>,
+    candidate: Option<String>,
+    duplicate: Option<bool>,
+    logs: Option<bool>,
+    time_limit_ms: Option<u64>,
+    startup_limit_ms: Option<u64>,
+    max_faults: Option<u32>,
+    format: Option<BoardFormat>,
+    #[serde(default)]
+    options: toml::Table,
+    #[serde(default)]
+    bot: Vec<BotEntry>,
+}
+
+/// A validated tournament configuration (the player count and match count are settled against
+/// the game later, where the game's type is known).
+#[derive(Debug)]
+pub struct TournamentConfig {
+    /// The game.
+    pub game: GameKind,
+    /// The field.
+    pub bots: Vec<BotSpec>,
+    /// Players per match, if given.
+    pub players: Option<usize>,
+    /// Matches, if given.
+    pub matches: Option<u64>,
+    /// The tournament seed.
+    pub seed: u64,
+    /// Matches at once.
+    pub jobs: usize,
+    /// The results directory.
+    pub out: PathBuf,
+    /// The schedule format.
+    pub format: Format,
+    /// The gauntlet's candidate (index into `bots`).
+    pub candidate: usize,
+    /// Duplicate play.
+    pub duplicate: bool,
+    /// Continue existing results.
+    pub resume: bool,
+    /// `(k, n)`: play shard k (0-based) of n.
+    pub shard: Option<(u64, u64)>,
+    /// Keep match logs.
+    pub logs: bool,
+    /// No progress bar.
+    pub quiet: bool,
+    /// Per-decision limit.
+    pub decision_ms: u64,
+    /// Start-up limit.
+    pub startup_ms: u64,
+    /// Fault limit.
+    pub max_faults: u32,
+    /// Game options.
+    pub options: serde_json::Value,
+    /// Leaderboard format.
+    pub board: BoardFormat,
+}
+
+fn parse_shard(text: &str) -> Result<(u64, u64), Failure> {
+    let bad = || {
+        Failure::usage(format!(
+            "--shard {text:?}: expected K/N with 1 ≤ K ≤ N, e.g. 2/8"
+        ))
+    };
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || n == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k - 1, n))
+}
+
+/// Builds the configuration from the flags and the optional file.
+///
+/// # Errors
+/// A usage [`Failure`] with one line saying what is wrong.
+pub fn from_args(args: TournamentArgs) -> Result<TournamentConfig, Failure> {
+    let file: TournamentFile = match &args.config {
+        Some(path) => read_toml(path)?,
+        None => TournamentFile::default(),
+    };
+    let game_name = args
+        .game
+        .or(file.game)
+        .ok_or_else(|| Failure::usage("no game given: use --game NAME (see 'referee games')"))?;
+    let game = GameKind::from_name(&game_name).map_err(Failure::usage)?;
+    let bots = bot_specs(&args.bots, file.bot)?;
+    let format = match args.schedule {
+        Some(ScheduleArg::RoundRobin) => Format::RoundRobin,
+        Some(ScheduleArg::Sampled) => Format::Sampled,
+        Some(ScheduleArg::Gauntlet) => Format::Gauntlet,
+        None => file.schedule.unwrap_or_default(),
+    };
+    let candidate = match args.candidate.or(file.candidate) {
+        None => 0,
+        Some(name) => bots
+            .iter()
+            .position(|b| b.name == name)
+            .ok_or_else(|| Failure::usage(format!("--candidate {name}: no bot of that name")))?,
+    };
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    Ok(TournamentConfig {
+        game,
+        bots,
+        players: args.players.or(file.players),
+        matches: args.matches.or(file.matches),
+        seed: args.seed.or(file.seed).unwrap_or(1),
+        jobs: args.jobs.or(file.jobs).unwrap_or(cores).max(1),
+        out: args
+            .out
+            .or(file.out)
+            .unwrap_or_else(|| PathBuf::from("tournament-out")),
+        format,
+        candidate,
+        duplicate: args.duplicate.or(file.duplicate).unwrap_or(true),
+        resume: args.resume,
+        shard: args.shard.as_deref().map(parse_shard).transpose()?,
+        logs: args.logs || file.logs.unwrap_or(false),
+        quiet: args.quiet,
+        decision_ms: args
+            .time_limit_ms
+            .or(file.time_limit_ms)
+            .unwrap_or(DEFAULT_DECISION_MS)
+            .max(1),
+        startup_ms: args
+            .startup_limit_ms
+            .or(file.startup_limit_ms)
+            .unwrap_or(DEFAULT_STARTUP_MS)
+            .max(1),
+        max_faults: args
+            .max_faults
+            .or(file.max_faults)
+            .unwrap_or(DEFAULT_MAX_FAULTS)
+            .max(1),
+        options: game_options(file.options, &args.options)?,
+        board: args.format.or(file.format).unwrap_or_default(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_shard;
+
+    #[test]
+    fn shards_are_one_based_on_the_command_line() {
+        assert_eq!(parse_shard("1/4").unwrap(), (0, 4));
+        assert_eq!(parse_shard("4/4").unwrap(), (3, 4));
+        assert!(parse_shard("0/4").is_err());
+        assert!(parse_shard("5/4").is_err());
+        assert!(parse_shard("x").is_err());
+    }
+}

@@ -1,0 +1,250 @@
+//! A tournament's results directory: `tournament.json` (what is being played) and
+//! `matches.jsonl` (one line per finished match, appended as each finishes).
+//!
+//! A line is written with one `write` call and flushed at once, so a run killed at any moment
+//! loses at most the line being written; on resume a half-written last line is detected, cut
+//! off, and its match played again.
+
+use crate::runner::MatchRecord;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// The results file's name.
+pub const MATCHES_FILE: &str = "matches.jsonl";
+/// The tournament identity file's name.
+pub const META_FILE: &str = "tournament.json";
+
+/// One finished match, as a line of `matches.jsonl`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchResult {
+    /// The match's position in the schedule.
+    pub id: u64,
+    /// Its duplicate group.
+    pub group: u64,
+    /// Everything the match left (players are bot names by seat).
+    #[serde(flatten)]
+    pub record: MatchRecord,
+}
+
+/// A bot as the tournament knows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MetaBot {
+    /// Its name.
+    pub name: String,
+    /// Its command, or `builtin:NAME`.
+    pub command: String,
+}
+
+/// What a tournament plays: every setting that changes results. Resume and merge refuse
+/// directories whose identities differ.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentMeta {
+    /// The game.
+    pub game: String,
+    /// The game options.
+    pub options: serde_json::Value,
+    /// The bots, in order.
+    pub bots: Vec<MetaBot>,
+    /// Players per match.
+    pub players: usize,
+    /// The schedule format.
+    pub format: super::Format,
+    /// Matches in the whole schedule.
+    pub matches: u64,
+    /// The tournament seed.
+    pub seed: u64,
+    /// Whether duplicate groups share their seed.
+    pub duplicate: bool,
+    /// Time limits.
+    pub limits: protocol::Limits,
+    /// Fault limit per bot and match.
+    pub max_faults: u32,
+}
+
+/// A results directory that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ResultsError {
+    /// An I/O failure.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// A line that is not a match result (other than a half-written last line).
+    #[error("{path}, line {line}: not a match result ({message})")]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// The parse error.
+        message: String,
+    },
+    /// Results exist and `--resume` was not given.
+    #[error("{0} already holds results: add --resume to continue them, or choose another --out")]
+    Exists(PathBuf),
+    /// The directory holds another tournament.
+    #[error("{dir} holds a different tournament ({what} differs); use another --out")]
+    Different {
+        /// The directory.
+        dir: PathBuf,
+        /// Which setting differs.
+        what: String,
+    },
+    /// No tournament in the directory.
+    #[error("{0} holds no tournament ({META_FILE} is missing)")]
+    Missing(PathBuf),
+}
+
+fn io_err(path: &Path) -> impl FnOnce(io::Error) -> ResultsError + '_ {
+    move |source| ResultsError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Which setting differs between two identities, if any.
+pub fn difference(a: &TournamentMeta, b: &TournamentMeta) -> Option<&'static str> {
+    let checks: [(&'static str, bool); 10] = [
+        ("game", a.game == b.game),
+        ("options", a.options == b.options),
+        ("bots", a.bots == b.bots),
+        ("players", a.players == b.players),
+        ("format", a.format == b.format),
+        ("matches", a.matches == b.matches),
+        ("seed", a.seed == b.seed),
+        ("duplicate", a.duplicate == b.duplicate),
+        ("limits", a.limits == b.limits),
+        ("max_faults", a.max_faults == b.max_faults),
+    ];
+    checks
+        .into_iter()
+        .find(|(_, same)| !same)
+        .map(|(what, _)| what)
+}
+
+/// Reads a directory's identity.
+///
+/// # Errors
+/// [`ResultsError::Missing`] or an unreadable file.
+pub fn read_meta(dir: &Path) -> Result<TournamentMeta, ResultsError> {
+    let path = dir.join(META_FILE);
+    let text =
+        std::fs::read_to_string(&path).map_err(|_| ResultsError::Missing(dir.to_path_buf()))?;
+    serde_json::from_str(&text).map_err(|e| ResultsError::Corrupt {
+        path,
+        line: 1,
+        message: e.to_string(),
+    })
+}
+
+/// Reads every complete result of a directory; a half-written last line is ignored. Returns the
+/// results by id and the byte length of the complete lines.
+///
+/// # Errors
+/// An unreadable file, or a corrupt line that is not the last.
+pub fn read_results(dir: &Path) -> Result<(BTreeMap<u64, MatchResult>, u64), ResultsError> {
+    let path = dir.join(MATCHES_FILE);
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((BTreeMap::new(), 0)),
+        Err(e) => return Err(io_err(&path)(e)),
+    };
+    let mut results = BTreeMap::new();
+    let mut good = 0u64;
+    let lines: Vec<&[u8]> = bytes.split_inclusive(|&b| b == b'\n').collect();
+    for (i, line) in lines.iter().enumerate() {
+        let complete = line.ends_with(b"\n");
+        match serde_json::from_slice::<MatchResult>(line) {
+            Ok(result) if complete => {
+                good += line.len() as u64;
+                results.insert(result.id, result);
+            }
+            _ if i + 1 == lines.len() => break, // the half-written last line of a killed run
+            Ok(_) => unreachable!("only the last line can lack its newline"),
+            Err(e) => {
+                return Err(ResultsError::Corrupt {
+                    path,
+                    line: i + 1,
+                    message: e.to_string(),
+                });
+            }
+        }
+    }
+    Ok((results, good))
+}
+
+/// The results file of a running tournament.
+pub struct ResultsFile {
+    file: File,
+    path: PathBuf,
+}
+
+impl ResultsFile {
+    /// Prepares `dir` for `meta`: a new directory gets `tournament.json`; with `resume`, an
+    /// existing one must hold the same tournament, its half-written last line (if any) is cut,
+    /// and the results already there are returned.
+    ///
+    /// # Errors
+    /// [`ResultsError`] for a directory that holds results without `resume`, another tournament,
+    /// a corrupt file, or an I/O failure.
+    pub fn open(
+        dir: &Path,
+        meta: &TournamentMeta,
+        resume: bool,
+    ) -> Result<(Self, BTreeMap<u64, MatchResult>), ResultsError> {
+        std::fs::create_dir_all(dir).map_err(io_err(dir))?;
+        let meta_path = dir.join(META_FILE);
+        let path = dir.join(MATCHES_FILE);
+        let mut done = BTreeMap::new();
+        if meta_path.exists() {
+            let existing = read_meta(dir)?;
+            if let Some(what) = difference(&existing, meta) {
+                return Err(ResultsError::Different {
+                    dir: dir.to_path_buf(),
+                    what: what.to_string(),
+                });
+            }
+            let (results, good) = read_results(dir)?;
+            if !results.is_empty() && !resume {
+                return Err(ResultsError::Exists(dir.to_path_buf()));
+            }
+            if path.exists() {
+                let file = OpenOptions::new()
+                    .write(true)
+                    .open(&path)
+                    .map_err(io_err(&path))?;
+                file.set_len(good).map_err(io_err(&path))?;
+            }
+            done = results;
+        } else {
+            let text = serde_json::to_string_pretty(meta).expect("meta serializes") + "\n";
+            std::fs::write(&meta_path, text).map_err(io_err(&meta_path))?;
+        }
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .map_err(io_err(&path))?;
+        Ok((ResultsFile { file, path }, done))
+    }
+
+    /// Appends one result as one line, written and flushed at once.
+    ///
+    /// # Errors
+    /// When writing fails.
+    pub fn append(&mut self, result: &MatchResult) -> Result<(), ResultsError> {
+        let mut line = serde_json::to_vec(result).expect("results serialize");
+        line.push(b'\n');
+        self.file
+            .write_all(&line)
+            .and_then(|()| self.file.flush())
+            .map_err(io_err(&self.path))
+    }
+}

@@ -1,0 +1,303 @@
+//! The leaderboard: computed once from the results (in match-id order, so it does not depend on
+//! which match finished first), rendered by many formats.
+//!
+//! Ratings are Weng-Lin (OpenSkill) from skillratings' multi-team API, each bot its own team,
+//! tied ranks as equal outcomes, ordered by the conservative μ − 3σ. The mean score's 95%
+//! confidence interval is taken over duplicate groups: a bot's scores are averaged within each
+//! group first (the same deal, the bots rotated), so the luck of the deal cancels out.
+
+use super::results::MatchResult;
+use crate::runner::TimeHistogram;
+use protocol::FaultKind;
+use serde::Serialize;
+use skillratings::MultiTeamOutcome;
+use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
+use std::collections::BTreeMap;
+
+/// One bot's line of the leaderboard.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Standing {
+    /// 1-based place by conservative rating.
+    pub rank: usize,
+    /// The bot.
+    pub bot: String,
+    /// Weng-Lin μ.
+    pub mu: f64,
+    /// Weng-Lin σ.
+    pub sigma: f64,
+    /// μ − 3σ, the ordering key.
+    pub conservative: f64,
+    /// Matches played.
+    pub matches: u64,
+    /// Wins; a first place shared by k bots counts 1/k.
+    pub wins: f64,
+    /// Wins per match.
+    pub win_rate: f64,
+    /// Mean finishing rank.
+    pub mean_rank: f64,
+    /// Mean score.
+    pub mean_score: f64,
+    /// Half-width of the 95% confidence interval of the mean score (over duplicate groups).
+    pub score_ci95: f64,
+    /// Faults by kind.
+    pub faults: BTreeMap<FaultKind, u64>,
+    /// Mean decision time in milliseconds (the bot's own answers).
+    pub mean_ms: Option<f64>,
+    /// 99th-percentile decision time in milliseconds (bucketed, within ~9%).
+    pub p99_ms: Option<f64>,
+}
+
+impl Standing {
+    /// All faults.
+    pub fn fault_total(&self) -> u64 {
+        self.faults.values().sum()
+    }
+}
+
+/// How often one bot finished above another when they met.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct HeadToHead {
+    /// Matches where both played.
+    pub met: u64,
+    /// Of those, the share where the row bot finished above the column bot (ties count half).
+    pub above: f64,
+}
+
+/// The whole leaderboard.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Leaderboard {
+    /// The game.
+    pub game: String,
+    /// What the score is called.
+    pub score_name: String,
+    /// Matches counted.
+    pub matches: u64,
+    /// Matches in the schedule.
+    pub scheduled: u64,
+    /// Best first.
+    pub standings: Vec<Standing>,
+    /// `head_to_head[i][j]`: bot `standings[i]` against bot `standings[j]`.
+    pub head_to_head: Vec<Vec<HeadToHead>>,
+}
+
+#[derive(Default)]
+struct Tally {
+    rating: WengLinRating,
+    matches: u64,
+    wins: f64,
+    rank_sum: f64,
+    score_sum: f64,
+    groups: BTreeMap<u64, (f64, u64)>,
+    faults: BTreeMap<FaultKind, u64>,
+    total_ms: f64,
+    answered: u64,
+    times: TimeHistogram,
+}
+
+fn mean_and_ci(samples: &[f64]) -> (f64, f64) {
+    let n = samples.len() as f64;
+    if samples.is_empty() {
+        return (0.0, 0.0);
+    }
+    let mean = samples.iter().sum::<f64>() / n;
+    if samples.len() < 2 {
+        return (mean, f64::INFINITY);
+    }
+    let var = samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, 1.96 * (var / n).sqrt())
+}
+
+/// Computes the leaderboard of `bots` from `results` (any order; they are applied by id).
+pub fn compute(
+    game: &str,
+    score_name: &str,
+    bots: &[String],
+    results: &[&MatchResult],
+    scheduled: u64,
+) -> Leaderboard {
+    let index: BTreeMap<&str, usize> = bots
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.as_str(), i))
+        .collect();
+    let mut tallies: Vec<Tally> = bots
+        .iter()
+        .map(|_| Tally {
+            rating: WengLinRating::new(),
+            ..Tally::default()
+        })
+        .collect();
+    let mut h2h = vec![vec![HeadToHead::default(); bots.len()]; bots.len()];
+    let mut ordered: Vec<&&MatchResult> = results.iter().collect();
+    ordered.sort_by_key(|r| r.id);
+    let config = WengLinConfig::new();
+    for result in ordered {
+        let r = &result.record;
+        let seats: Vec<usize> = r.players.iter().map(|p| index[p.as_str()]).collect();
+        let firsts = r.ranks.iter().filter(|&&k| k == 1).count() as f64;
+        let teams: Vec<[WengLinRating; 1]> = seats.iter().map(|&b| [tallies[b].rating]).collect();
+        let outcome: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+            .iter()
+            .zip(&r.ranks)
+            .map(|(team, &rank)| (&team[..], MultiTeamOutcome::new(rank as usize)))
+            .collect();
+        let updated = weng_lin_multi_team(&outcome, &config);
+        for (seat, &b) in seats.iter().enumerate() {
+            let t = &mut tallies[b];
+            t.rating = updated[seat][0];
+            t.matches += 1;
+            if r.ranks[seat] == 1 {
+                t.wins += 1.0 / firsts;
+            }
+            t.rank_sum += f64::from(r.ranks[seat]);
+            let score = r.scores[seat] as f64;
+            t.score_sum += score;
+            let g = t.groups.entry(result.group).or_default();
+            g.0 += score;
+            g.1 += 1;
+            let stats = &r.stats[seat];
+            t.total_ms += stats.total_ms;
+            t.answered += stats.decisions - stats.substituted;
+            t.times.merge(&stats.times);
+            for (other_seat, &o) in seats.iter().enumerate() {
+                if o != b {
+                    let cell = &mut h2h[b][o];
+                    cell.met += 1;
+                    cell.above += match r.ranks[seat].cmp(&r.ranks[other_seat]) {
+                        std::cmp::Ordering::Less => 1.0,
+                        std::cmp::Ordering::Equal => 0.5,
+                        std::cmp::Ordering::Greater => 0.0,
+                    };
+                }
+            }
+        }
+        for fault in &r.faults {
+            *tallies[seats[fault.seat]]
+                .faults
+                .entry(fault.fault)
+                .or_default() += 1;
+        }
+    }
+    let mut standings: Vec<(usize, Standing)> = tallies
+        .into_iter()
+        .enumerate()
+        .map(|(b, t)| {
+            let group_means: Vec<f64> = t.groups.values().map(|(sum, n)| sum / *n as f64).collect();
+            let (_, ci) = mean_and_ci(&group_means);
+            let matches = t.matches.max(1) as f64;
+            let standing = Standing {
+                rank: 0,
+                bot: bots[b].clone(),
+                mu: t.rating.rating,
+                sigma: t.rating.uncertainty,
+                conservative: t.rating.rating - 3.0 * t.rating.uncertainty,
+                matches: t.matches,
+                wins: t.wins,
+                win_rate: t.wins / matches,
+                mean_rank: t.rank_sum / matches,
+                mean_score: t.score_sum / matches,
+                score_ci95: ci,
+                faults: t.faults,
+                mean_ms: (t.answered > 0).then(|| t.total_ms / t.answered as f64),
+                p99_ms: t.times.quantile_ms(0.99),
+            };
+            (b, standing)
+        })
+        .collect();
+    standings.sort_by(|(a, x), (b, y)| y.conservative.total_cmp(&x.conservative).then(a.cmp(b)));
+    let order: Vec<usize> = standings.iter().map(|(b, _)| *b).collect();
+    let head_to_head = order
+        .iter()
+        .map(|&a| {
+            order
+                .iter()
+                .map(|&b| {
+                    let cell = h2h[a][b];
+                    HeadToHead {
+                        met: cell.met,
+                        above: if cell.met > 0 {
+                            cell.above / cell.met as f64
+                        } else {
+                            0.0
+                        },
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    Leaderboard {
+        game: game.to_string(),
+        score_name: score_name.to_string(),
+        matches: results.len() as u64,
+        scheduled,
+        standings: standings
+            .into_iter()
+            .enumerate()
+            .map(|(i, (_, mut s))| {
+                s.rank = i + 1;
+                s
+            })
+            .collect(),
+        head_to_head,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::{MatchRecord, SeatStats};
+
+    fn result(id: u64, group: u64, players: &[&str], scores: &[i64], ranks: &[u32]) -> MatchResult {
+        MatchResult {
+            id,
+            group,
+            record: MatchRecord {
+                match_id: id.to_string(),
+                game: "vabanque".into(),
+                seed: 0,
+                players: players.iter().map(|s| s.to_string()).collect(),
+                scores: scores.to_vec(),
+                ranks: ranks.to_vec(),
+                faults: Vec::new(),
+                stats: vec![SeatStats::default(); players.len()],
+                duration_ms: 1.0,
+            },
+        }
+    }
+
+    #[test]
+    fn wins_shared_places_head_to_head_and_order_independence() {
+        let bots: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        let r = [
+            result(0, 0, &["a", "b", "c"], &[30, 20, 10], &[1, 2, 3]),
+            result(1, 0, &["b", "c", "a"], &[20, 20, 5], &[1, 1, 3]),
+            result(2, 1, &["c", "a", "b"], &[0, 40, 10], &[3, 1, 2]),
+        ];
+        let refs: Vec<&MatchResult> = r.iter().collect();
+        let board = compute("vabanque", "money", &bots, &refs, 3);
+        let a = board.standings.iter().find(|s| s.bot == "a").unwrap();
+        assert_eq!(a.wins, 2.0);
+        let b = board.standings.iter().find(|s| s.bot == "b").unwrap();
+        assert_eq!(b.wins, 0.5, "a first place shared by two counts one half");
+        assert_eq!(b.matches, 3);
+        assert!((b.mean_rank - 5.0 / 3.0).abs() < 1e-9);
+        // Reversed input order: the same leaderboard.
+        let reversed: Vec<&MatchResult> = r.iter().rev().collect();
+        assert_eq!(compute("vabanque", "money", &bots, &reversed, 3), board);
+        // a above b in 2 of 3 meetings.
+        let ia = board.standings.iter().position(|s| s.bot == "a").unwrap();
+        let ib = board.standings.iter().position(|s| s.bot == "b").unwrap();
+        assert_eq!(board.head_to_head[ia][ib].met, 3);
+        assert!((board.head_to_head[ia][ib].above - 2.0 / 3.0).abs() < 1e-9);
+        // b and c tied once: half a point each way.
+        let ic = board.standings.iter().position(|s| s.bot == "c").unwrap();
+        assert!((board.head_to_head[ib][ic].above - 2.5 / 3.0).abs() < 1e-9);
+        // Ordered by μ − 3σ.
+        assert!(
+            board
+                .standings
+                .windows(2)
+                .all(|w| w[0].conservative >= w[1].conservative)
+        );
+    }
+}
