@@ -12,5 +12,6 @@ mod matches;
 mod replay;
 mod schema;
 mod strength;
+mod tournament;
 mod util;
 mod worked_examples;

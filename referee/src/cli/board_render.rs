@@ -2,6 +2,7 @@
 //! `tournament::standings`; this file only formats them.
 
 use super::args::BoardFormat;
+use super::output::grouped;
 use crate::tournament::Leaderboard;
 use protocol::FaultKind;
 use tabled::builder::Builder;
@@ -62,7 +63,11 @@ fn rows(board: &Leaderboard) -> Vec<Vec<String>> {
             format!("{}", (s.wins * 100.0).round() / 100.0),
             format!("{:.3}", s.win_rate),
             format!("{:.3}", s.mean_rank),
-            format!("{:.0} ± {:.0}", s.mean_score, s.score_ci95),
+            format!(
+                "{} ± {}",
+                grouped(s.mean_score.round() as i64),
+                grouped(s.score_ci95.round() as i64)
+            ),
             faults(s),
             ms(s.mean_ms),
             ms(s.p99_ms),

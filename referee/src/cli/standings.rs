@@ -1,5 +1,6 @@
 //! Rendering a match record as a standings table (computation lives in the runner).
 
+use super::output::grouped;
 use crate::runner::MatchRecord;
 use tabled::settings::Style;
 use tabled::{Table, Tabled};
@@ -22,19 +23,6 @@ struct Row {
     mean_ms: String,
     #[tabled(rename = "max ms")]
     max_ms: String,
-}
-
-/// Formats an integer with thousands separators (90000 → 90,000).
-fn grouped(n: i64) -> String {
-    let digits = n.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if n < 0 { format!("-{out}") } else { out }
 }
 
 /// The standings table, best first, followed by one line per fault.
@@ -82,16 +70,4 @@ pub fn render(record: &MatchRecord, score_name: &str) -> String {
         ));
     }
     text
-}
-
-#[cfg(test)]
-mod tests {
-    use super::grouped;
-
-    #[test]
-    fn groups_thousands() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(90_000), "90,000");
-        assert_eq!(grouped(-1_234_567), "-1,234,567");
-    }
 }
