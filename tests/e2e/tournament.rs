@@ -129,18 +129,7 @@ fn a_tournament_killed_with_sigkill_and_resumed_ends_with_the_same_leaderboard()
         .spawn()
         .unwrap();
     let file = dir.join("matches.jsonl");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while std::fs::read(&file)
-        .map(|b| b.iter().filter(|&&c| c == b'\n').count())
-        .unwrap_or(0)
-        < 20
-    {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the tournament did not start"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    wait_for_lines(&file, 20);
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     let written = json_lines_lenient(&file);
@@ -459,18 +448,7 @@ fn sigterm_stops_cleanly_keeps_every_result_and_prints_the_resume_command() {
         .spawn()
         .unwrap();
     let file = dir.join("matches.jsonl");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while std::fs::read(&file)
-        .map(|b| b.iter().filter(|&&c| c == b'\n').count())
-        .unwrap_or(0)
-        < 5
-    {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the tournament did not start"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    wait_for_lines(&file, 5);
     unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130));

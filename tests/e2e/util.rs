@@ -106,3 +106,20 @@ pub fn assert_no_survivors(pid_dir: &Path) -> usize {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// Waits (up to a minute) until `file` holds at least `n` complete lines.
+pub fn wait_for_lines(file: &Path, n: usize) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::fs::read(file)
+        .map(|b| b.iter().filter(|&&c| c == b'\n').count())
+        .unwrap_or(0)
+        < n
+    {
+        assert!(
+            Instant::now() < deadline,
+            "{} did not reach {n} lines",
+            file.display()
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}

@@ -104,18 +104,9 @@ pub struct TournamentArgs {
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
-    /// Milliseconds per decision [default: 1000].
-    #[arg(long, value_name = "MS")]
-    pub time_limit_ms: Option<u64>,
-    /// Milliseconds to start and answer hello [default: 10000].
-    #[arg(long, value_name = "MS")]
-    pub startup_limit_ms: Option<u64>,
-    /// Faults after which a bot is stopped for the rest of a match [default: 3].
-    #[arg(long, value_name = "N")]
-    pub max_faults: Option<u32>,
-    /// A game option, KEY=VALUE (TOML syntax); repeatable.
-    #[arg(long = "option", value_name = "KEY=VALUE")]
-    pub options: Vec<String>,
+    /// Time limits, fault limit and game options.
+    #[command(flatten)]
+    pub refereeing: RefereeingArgs,
     /// How to print the leaderboard.
     #[arg(long, value_enum)]
     pub format: Option<BoardFormat>,
@@ -173,21 +164,12 @@ pub struct MatchArgs {
     /// Write the match log (JSON lines) to this file, for `referee replay`.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
-    /// Milliseconds a bot has for each decision [default: 1000].
-    #[arg(long, value_name = "MS")]
-    pub time_limit_ms: Option<u64>,
-    /// Milliseconds a bot has to start and answer hello [default: 10000].
-    #[arg(long, value_name = "MS")]
-    pub startup_limit_ms: Option<u64>,
-    /// Faults after which a bot is stopped and the referee plays for it [default: 3].
-    #[arg(long, value_name = "N")]
-    pub max_faults: Option<u32>,
+    /// Time limits, fault limit and game options.
+    #[command(flatten)]
+    pub refereeing: RefereeingArgs,
     /// Save each bot's stderr (capped at 1 MiB) to DIR/NAME.stderr.
     #[arg(long, value_name = "DIR")]
     pub stderr_dir: Option<PathBuf>,
-    /// A game option, KEY=VALUE (VALUE in TOML syntax); repeatable.
-    #[arg(long = "option", value_name = "KEY=VALUE")]
-    pub options: Vec<String>,
     /// How to print the result.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
@@ -206,4 +188,22 @@ pub struct SchemaArgs {
     /// Write one file per schema into this directory instead of printing them.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+}
+
+/// How bots are refereed: flags shared by `match` and `tournament`.
+#[derive(Debug, Args)]
+pub struct RefereeingArgs {
+    /// Milliseconds a bot has for each decision [default: 1000].
+    #[arg(long, value_name = "MS")]
+    pub time_limit_ms: Option<u64>,
+    /// Milliseconds a bot has to start and answer hello [default: 10000].
+    #[arg(long, value_name = "MS")]
+    pub startup_limit_ms: Option<u64>,
+    /// Faults after which a bot is stopped and the referee plays for it for the rest of the
+    /// match [default: 3].
+    #[arg(long, value_name = "N")]
+    pub max_faults: Option<u32>,
+    /// A game option, KEY=VALUE (VALUE in TOML syntax); repeatable.
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
 }

@@ -46,13 +46,7 @@ fn run_game<G: Builtins>(config: MatchConfig) -> Result<ExitCode, Failure> {
             .map_err(|e| Failure::usage(format!("cannot create {}: {e}", path.display())))?,
         None => MatchLog::none(),
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Failure {
-            code: ExitCode::Internal,
-            message: format!("cannot start the runtime: {e}"),
-        })?;
+    let runtime = super::runtime()?;
     let outcome = runtime.block_on(async {
         tokio::select! {
             result = play::<G>(&config, &options, &mut log) => Some(result),

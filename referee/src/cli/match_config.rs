@@ -115,13 +115,15 @@ pub fn from_args(args: MatchArgs) -> Result<MatchConfig, Failure> {
         Some(path) => read_toml(path)?,
         None => MatchFile::default(),
     };
-    let game_name = args
-        .game
-        .or(file.game)
-        .ok_or_else(|| Failure::usage("no game given: use --game NAME (see 'referee games')"))?;
-    let game = GameKind::from_name(&game_name).map_err(Failure::usage)?;
+    let game = game_kind(args.game, file.game)?;
     let bots = bot_specs(&args.bots, file.bot)?;
-    let options = game_options(file.options, &args.options)?;
+    let options = game_options(file.options, &args.refereeing.options)?;
+    let limits = Refereeing::from(
+        &args.refereeing,
+        file.time_limit_ms,
+        file.startup_limit_ms,
+        file.max_faults,
+    );
     let seed = args.seed.or(file.seed);
     Ok(MatchConfig {
         game,
@@ -129,21 +131,9 @@ pub fn from_args(args: MatchArgs) -> Result<MatchConfig, Failure> {
         seed_drawn: seed.is_none(),
         seed: seed.unwrap_or_else(drawn_seed),
         log: args.log.or(file.log),
-        decision_ms: args
-            .time_limit_ms
-            .or(file.time_limit_ms)
-            .unwrap_or(DEFAULT_DECISION_MS)
-            .max(1),
-        startup_ms: args
-            .startup_limit_ms
-            .or(file.startup_limit_ms)
-            .unwrap_or(DEFAULT_STARTUP_MS)
-            .max(1),
-        max_faults: args
-            .max_faults
-            .or(file.max_faults)
-            .unwrap_or(DEFAULT_MAX_FAULTS)
-            .max(1),
+        decision_ms: limits.decision_ms,
+        startup_ms: limits.startup_ms,
+        max_faults: limits.max_faults,
         stderr_dir: args.stderr_dir.or(file.stderr_dir),
         options,
         format: args.format,
@@ -184,4 +174,46 @@ pub(super) fn game_options(
         parse_option(kv, &mut table)?;
     }
     Ok(serde_json::to_value(table).expect("TOML values convert to JSON"))
+}
+
+/// The game named by the flag, or else by the file.
+pub(super) fn game_kind(flag: Option<String>, file: Option<String>) -> Result<GameKind, Failure> {
+    let name = flag
+        .or(file)
+        .ok_or_else(|| Failure::usage("no game given: use --game NAME (see 'referee games')"))?;
+    GameKind::from_name(&name).map_err(Failure::usage)
+}
+
+/// Time limits and the fault limit: flags, else the file, else the defaults.
+pub(super) struct Refereeing {
+    pub decision_ms: u64,
+    pub startup_ms: u64,
+    pub max_faults: u32,
+}
+
+impl Refereeing {
+    pub(super) fn from(
+        flags: &super::args::RefereeingArgs,
+        time_limit_ms: Option<u64>,
+        startup_limit_ms: Option<u64>,
+        max_faults: Option<u32>,
+    ) -> Self {
+        Refereeing {
+            decision_ms: flags
+                .time_limit_ms
+                .or(time_limit_ms)
+                .unwrap_or(DEFAULT_DECISION_MS)
+                .max(1),
+            startup_ms: flags
+                .startup_limit_ms
+                .or(startup_limit_ms)
+                .unwrap_or(DEFAULT_STARTUP_MS)
+                .max(1),
+            max_faults: flags
+                .max_faults
+                .or(max_faults)
+                .unwrap_or(DEFAULT_MAX_FAULTS)
+                .max(1),
+        }
+    }
 }

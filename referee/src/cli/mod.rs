@@ -36,6 +36,17 @@ impl Failure {
     }
 }
 
+/// The runtime a command runs its matches on: one thread; bots run in their own processes.
+fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure {
+            code: ExitCode::Internal,
+            message: format!("cannot start the runtime: {e}"),
+        })
+}
+
 /// Runs the `referee` command with the process's arguments and returns its exit code.
 pub fn main() -> i32 {
     let cli = match args::Cli::try_parse() {

@@ -153,13 +153,7 @@ fn run_game<G: Builtins>(config: TournamentConfig) -> Result<ExitCode, Failure> 
         bar
     });
     let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Failure {
-            code: ExitCode::Internal,
-            message: format!("cannot start the runtime: {e}"),
-        })?;
+    let runtime = super::runtime()?;
     let mut written = 0u64;
     let mut wins: BTreeMap<String, f64> = BTreeMap::new();
     let outcome = runtime.block_on(async {

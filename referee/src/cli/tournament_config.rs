@@ -2,10 +2,7 @@
 
 use super::Failure;
 use super::args::{BoardFormat, ScheduleArg, TournamentArgs};
-use super::match_config::{
-    BotEntry, DEFAULT_DECISION_MS, DEFAULT_MAX_FAULTS, DEFAULT_STARTUP_MS, bot_specs, game_options,
-    read_toml,
-};
+use super::match_config::{BotEntry, Refereeing, bot_specs, game_kind, game_options, read_toml};
 use crate::games::GameKind;
 use crate::seat::BotSpec;
 use crate::tournament::Format;
@@ -107,11 +104,13 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentConfig, Failure> {
         Some(path) => read_toml(path)?,
         None => TournamentFile::default(),
     };
-    let game_name = args
-        .game
-        .or(file.game)
-        .ok_or_else(|| Failure::usage("no game given: use --game NAME (see 'referee games')"))?;
-    let game = GameKind::from_name(&game_name).map_err(Failure::usage)?;
+    let game = game_kind(args.game, file.game)?;
+    let limits = Refereeing::from(
+        &args.refereeing,
+        file.time_limit_ms,
+        file.startup_limit_ms,
+        file.max_faults,
+    );
     let bots = bot_specs(&args.bots, file.bot)?;
     let format = match args.schedule {
         Some(ScheduleArg::RoundRobin) => Format::RoundRobin,
@@ -147,22 +146,10 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentConfig, Failure> {
         shard: args.shard.as_deref().map(parse_shard).transpose()?,
         logs: args.logs || file.logs.unwrap_or(false),
         quiet: args.quiet,
-        decision_ms: args
-            .time_limit_ms
-            .or(file.time_limit_ms)
-            .unwrap_or(DEFAULT_DECISION_MS)
-            .max(1),
-        startup_ms: args
-            .startup_limit_ms
-            .or(file.startup_limit_ms)
-            .unwrap_or(DEFAULT_STARTUP_MS)
-            .max(1),
-        max_faults: args
-            .max_faults
-            .or(file.max_faults)
-            .unwrap_or(DEFAULT_MAX_FAULTS)
-            .max(1),
-        options: game_options(file.options, &args.options)?,
+        decision_ms: limits.decision_ms,
+        startup_ms: limits.startup_ms,
+        max_faults: limits.max_faults,
+        options: game_options(file.options, &args.refereeing.options)?,
         board: args.format.or(file.format).unwrap_or_default(),
     })
 }
