@@ -41,6 +41,10 @@ fn faults(s: &crate::tournament::standings::Standing) -> String {
     format!("{total} ({timeouts} timeouts, {crashes} crashes, {illegal} illegal, {other} other)")
 }
 
+fn fixed(v: Option<f64>) -> String {
+    v.map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into())
+}
+
 fn ms(v: Option<f64>) -> String {
     v.map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into())
 }
@@ -61,13 +65,17 @@ fn rows(board: &Leaderboard) -> Vec<Vec<String>> {
             format!("{:.2} ± {:.2}", s.mu, s.sigma),
             s.matches.to_string(),
             format!("{}", (s.wins * 100.0).round() / 100.0),
-            format!("{:.3}", s.win_rate),
-            format!("{:.3}", s.mean_rank),
-            format!(
-                "{} ± {}",
-                grouped(s.mean_score.round() as i64),
-                grouped(s.score_ci95.round() as i64)
-            ),
+            fixed(s.win_rate),
+            fixed(s.mean_rank),
+            match (s.mean_score, s.score_ci95) {
+                (Some(mean), Some(ci)) => format!(
+                    "{} ± {}",
+                    grouped(mean.round() as i64),
+                    grouped(ci.round() as i64)
+                ),
+                (Some(mean), None) => format!("{} ± -", grouped(mean.round() as i64)),
+                _ => "-".into(),
+            },
             faults(s),
             ms(s.mean_ms),
             ms(s.p99_ms),
@@ -108,6 +116,10 @@ fn table(rows: Vec<Vec<String>>, markdown: bool) -> String {
         table.with(Style::rounded());
     }
     table.to_string()
+}
+
+fn opt(v: Option<f64>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
 }
 
 fn csv_field(field: &str) -> String {
@@ -155,13 +167,13 @@ pub fn render(board: &Leaderboard, format: BoardFormat) -> String {
                     s.sigma.to_string(),
                     s.matches.to_string(),
                     s.wins.to_string(),
-                    s.win_rate.to_string(),
-                    s.mean_rank.to_string(),
-                    s.mean_score.to_string(),
-                    s.score_ci95.to_string(),
+                    opt(s.win_rate),
+                    opt(s.mean_rank),
+                    opt(s.mean_score),
+                    opt(s.score_ci95),
                     s.fault_total().to_string(),
-                    s.mean_ms.map(|v| v.to_string()).unwrap_or_default(),
-                    s.p99_ms.map(|v| v.to_string()).unwrap_or_default(),
+                    opt(s.mean_ms),
+                    opt(s.p99_ms),
                 ];
                 out += &(cells.join(",") + "\n");
             }

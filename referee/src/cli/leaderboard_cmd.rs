@@ -29,6 +29,7 @@ fn leaderboard(
 pub fn run_leaderboard(args: LeaderboardArgs) -> Result<ExitCode, Failure> {
     let meta = read_meta(&args.dir).map_err(Failure::usage)?;
     let (results, _) = results::read_results(&args.dir).map_err(Failure::usage)?;
+    results::check_results(&args.dir, &meta, &results).map_err(Failure::usage)?;
     out!(
         "{}",
         board_render::render(&leaderboard(&meta, &results)?, args.format)
@@ -52,6 +53,7 @@ pub fn run_merge(args: MergeArgs) -> Result<ExitCode, Failure> {
             )));
         }
         let (results, _) = results::read_results(dir).map_err(Failure::usage)?;
+        results::check_results(dir, &meta, &results).map_err(Failure::usage)?;
         for (id, result) in results {
             merged.entry(id).or_insert(result);
         }

@@ -48,9 +48,10 @@ fn run_game<G: Builtins>(config: MatchConfig) -> Result<ExitCode, Failure> {
     };
     let runtime = super::runtime()?;
     let outcome = runtime.block_on(async {
+        let mut interrupt = Interrupt::catch();
         tokio::select! {
             result = play::<G>(&config, &options, &mut log) => Some(result),
-            () = interrupted() => None,
+            () = interrupt.wait() => None,
         }
     });
     // Dropping the runtime drops any bot still running, which kills its process group.
@@ -120,13 +121,28 @@ async fn play<G: Builtins>(
     record
 }
 
-/// Resolves on SIGINT or SIGTERM.
-pub(super) async fn interrupted() {
-    use tokio::signal::unix::{SignalKind, signal};
-    let mut term = signal(SignalKind::terminate()).expect("SIGTERM handler");
-    let mut int = signal(SignalKind::interrupt()).expect("SIGINT handler");
-    tokio::select! {
-        _ = term.recv() => {},
-        _ = int.recv() => {},
+/// SIGINT and SIGTERM, caught from the moment this is made (make it before starting bots, so
+/// that no signal can kill the referee with its bots still running).
+pub(super) struct Interrupt {
+    term: tokio::signal::unix::Signal,
+    int: tokio::signal::unix::Signal,
+}
+
+impl Interrupt {
+    /// Starts catching the signals (inside the runtime).
+    pub(super) fn catch() -> Self {
+        use tokio::signal::unix::{SignalKind, signal};
+        Interrupt {
+            term: signal(SignalKind::terminate()).expect("SIGTERM handler"),
+            int: signal(SignalKind::interrupt()).expect("SIGINT handler"),
+        }
+    }
+
+    /// Resolves at the first signal.
+    pub(super) async fn wait(&mut self) {
+        tokio::select! {
+            _ = self.term.recv() => {},
+            _ = self.int.recv() => {},
+        }
     }
 }

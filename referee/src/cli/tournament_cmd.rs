@@ -78,6 +78,8 @@ fn run_game<G: Builtins>(config: TournamentConfig) -> Result<ExitCode, Failure> 
             .collect(),
         players,
         format: config.format,
+        candidate: (config.format == crate::tournament::Format::Gauntlet)
+            .then(|| config.bots[config.candidate].name.clone()),
         matches,
         seed: config.seed,
         duplicate: config.duplicate,
@@ -157,29 +159,49 @@ fn run_game<G: Builtins>(config: TournamentConfig) -> Result<ExitCode, Failure> 
     let mut written = 0u64;
     let mut wins: BTreeMap<String, f64> = BTreeMap::new();
     let outcome = runtime.block_on(async {
+        let mut interrupt = super::match_cmd::Interrupt::catch();
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<MatchResult>();
         let pool = run_pool(&settings, scheduled, tx);
         let coordinator = async {
             while let Some(result) = rx.recv().await {
-                file.append(&result).map_err(Failure::usage)?;
+                file.append(&result).map_err(|e| Failure {
+                    code: ExitCode::Internal,
+                    message: e.to_string(),
+                })?;
                 written += 1;
                 if let Some(bar) = &progress {
                     let firsts = result.record.ranks.iter().filter(|&&r| r == 1).count() as f64;
                     for (seat, name) in result.record.players.iter().enumerate() {
-                        *wins.entry(name.clone()).or_default() += if result.record.ranks[seat] == 1 { 1.0 / firsts } else { 0.0 };
+                        *wins.entry(name.clone()).or_default() += if result.record.ranks[seat] == 1
+                        {
+                            1.0 / firsts
+                        } else {
+                            0.0
+                        };
                     }
                     let mut top: Vec<(&String, &f64)> = wins.iter().collect();
                     top.sort_by(|a, b| b.1.total_cmp(a.1));
-                    let shown: Vec<String> = top.iter().take(3).map(|(n, w)| format!("{n} {w:.0}")).collect();
+                    let shown: Vec<String> = top
+                        .iter()
+                        .take(3)
+                        .map(|(n, w)| format!("{n} {w:.0}"))
+                        .collect();
                     bar.set_message(format!("wins: {}", shown.join(", ")));
                     bar.inc(1);
                 }
             }
             Ok::<(), Failure>(())
         };
-        tokio::select! {
-            (pool, coordinator) = async { tokio::join!(pool, coordinator) } => Some((pool, coordinator)),
-            () = super::match_cmd::interrupted() => None,
+        tokio::pin!(pool, coordinator);
+        let mut pool_done = None;
+        // The coordinator ends when the pool has sent its last result, or at its first failure,
+        // which stops the pool (its bots are stopped as it is dropped).
+        loop {
+            tokio::select! {
+                finished = &mut pool, if pool_done.is_none() => pool_done = Some(finished),
+                written = &mut coordinator => break Some((pool_done, written)),
+                () = interrupt.wait() => break None,
+            }
         }
     });
     drop(runtime); // stops every bot process still running
@@ -202,10 +224,12 @@ fn run_game<G: Builtins>(config: TournamentConfig) -> Result<ExitCode, Failure> 
         }
         Some((pool, coordinator)) => {
             coordinator?;
-            pool.map_err(|e| Failure {
-                code: ExitCode::Internal,
-                message: e.to_string(),
-            })?;
+            if let Some(Err(e)) = pool {
+                return Err(Failure {
+                    code: ExitCode::Internal,
+                    message: e.to_string(),
+                });
+            }
         }
     }
     let (results, _) = read_results(&config.out).map_err(Failure::usage)?;

@@ -119,6 +119,11 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentConfig, Failure> {
         None => file.schedule.unwrap_or_default(),
     };
     let candidate = match args.candidate.or(file.candidate) {
+        Some(_) if format != Format::Gauntlet => {
+            return Err(Failure::usage(
+                "--candidate is for the gauntlet schedule (--schedule gauntlet)",
+            ));
+        }
         None => 0,
         Some(name) => bots
             .iter()

@@ -76,6 +76,15 @@ impl ProcessBot {
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped());
         });
+        // If the referee dies without cleaning up (SIGKILL), the kernel kills the bot too.
+        // SAFETY: the closure runs in the child between fork and exec and only calls prctl,
+        // which is async-signal-safe.
+        unsafe {
+            wrap.command_mut().pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
         wrap.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
         let mut child = wrap.spawn().map_err(|e| {
             Fault::new(
@@ -89,7 +98,13 @@ impl ProcessBot {
         let stderr_pipe = child.stderr().take().expect("stderr is piped");
         let tail = StderrTail::default();
         let file = match &options.stderr_file {
-            Some(path) => tokio::fs::File::create(path).await.ok(),
+            // Appended: a resumed tournament keeps what earlier runs captured.
+            Some(path) => tokio::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .await
+                .ok(),
             None => None,
         };
         let drain = tokio::spawn(stderr::drain(
@@ -129,6 +144,11 @@ impl ProcessBot {
     /// Whether the process is still being spoken to.
     pub fn is_alive(&self) -> bool {
         self.alive
+    }
+
+    /// Whether the bot's process has exited by now (it may have quit after a match ended).
+    pub fn has_exited(&mut self) -> bool {
+        !self.alive || matches!(self.child.try_wait(), Ok(Some(_)))
     }
 
     /// The last few KiB of the bot's stderr.

@@ -1,10 +1,15 @@
 //! Playing scheduled matches in parallel with bot processes kept alive between matches.
 //!
-//! `jobs` workers take matches from one queue. Each worker keeps at most one process per bot
-//! (a bot never sits twice in a match), so a bot has at most `jobs` processes, and reuses it for
-//! every match it plays there (the protocol's multi-match lifecycle). A process that crashed or
-//! was stopped during a match is dropped, and a new one is started for its next match; the crash
-//! is in that match's record. Results go to the coordinator over a channel, as each finishes.
+//! `jobs` workers take matches from one queue. Each worker keeps one process per bot it has
+//! played (a bot never sits twice in a match), so a bot has at most `jobs` processes — one per
+//! match it can be playing at once, never one per match — and reuses it for every match it plays
+//! there (the protocol's multi-match lifecycle). A process that crashed or was stopped during a
+//! match is dropped, and a new one is started for its next match; the crash is in that match's
+//! record. A process found to have exited by the time its next match begins is restarted without
+//! charging that match. (A bot that quits right after `match_end`, instead of waiting for
+//! `goodbye`, may still look alive then, and its exit is charged to the next match it was given,
+//! which can depend on `-j`: bots must stay until `goodbye`.) Results go to the coordinator over
+//! a channel, as each finishes.
 
 use super::results::MatchResult;
 use super::schedule::ScheduledMatch;
@@ -12,7 +17,7 @@ use crate::bots::Builtins;
 use crate::runner::{
     MatchLog, MatchSettings, Player, RunError, play_match, shutdown_players, start_players,
 };
-use crate::seat::{BotSpec, ProcessOptions};
+use crate::seat::{BotSpec, ProcessOptions, Seat};
 use protocol::Limits;
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -71,6 +76,15 @@ async fn worker<G: Builtins>(
             let Some(scheduled) = queue.lock().expect("queue lock").pop_front() else {
                 return Ok(());
             };
+            for &b in &scheduled.seats {
+                let exited = match cache[b].as_mut().map(|p| &mut p.seat) {
+                    Some(Seat::Process(bot)) => bot.has_exited(),
+                    _ => false,
+                };
+                if exited {
+                    cache[b] = None;
+                }
+            }
             let missing: Vec<usize> = scheduled
                 .seats
                 .iter()

@@ -52,6 +52,9 @@ pub struct TournamentMeta {
     pub players: usize,
     /// The schedule format.
     pub format: super::Format,
+    /// The gauntlet's candidate (none for other formats).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidate: Option<String>,
     /// Matches in the whole schedule.
     pub matches: u64,
     /// The tournament seed.
@@ -100,6 +103,24 @@ pub enum ResultsError {
     /// No tournament in the directory.
     #[error("{0} holds no tournament ({META_FILE} is missing)")]
     Missing(PathBuf),
+    /// The identity file cannot be read.
+    #[error("{path}: not a tournament description ({message})")]
+    BadMeta {
+        /// The file.
+        path: PathBuf,
+        /// The parse error.
+        message: String,
+    },
+    /// A result that does not belong to the tournament (a bot it does not have, wrong lengths).
+    #[error("{path}: match {id} does not belong to this tournament ({message})")]
+    Foreign {
+        /// The file.
+        path: PathBuf,
+        /// The match id.
+        id: u64,
+        /// What is wrong.
+        message: String,
+    },
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> ResultsError + '_ {
@@ -111,7 +132,8 @@ fn io_err(path: &Path) -> impl FnOnce(io::Error) -> ResultsError + '_ {
 
 /// Which setting differs between two identities, if any.
 pub fn difference(a: &TournamentMeta, b: &TournamentMeta) -> Option<&'static str> {
-    let checks: [(&'static str, bool); 10] = [
+    let checks: [(&'static str, bool); 11] = [
+        ("candidate", a.candidate == b.candidate),
         ("game", a.game == b.game),
         ("options", a.options == b.options),
         ("bots", a.bots == b.bots),
@@ -137,11 +159,68 @@ pub fn read_meta(dir: &Path) -> Result<TournamentMeta, ResultsError> {
     let path = dir.join(META_FILE);
     let text =
         std::fs::read_to_string(&path).map_err(|_| ResultsError::Missing(dir.to_path_buf()))?;
-    serde_json::from_str(&text).map_err(|e| ResultsError::Corrupt {
+    serde_json::from_str(&text).map_err(|e| ResultsError::BadMeta {
         path,
-        line: 1,
         message: e.to_string(),
     })
+}
+
+/// Checks that every result belongs to the tournament `meta` describes: its players are bots of
+/// the field and every per-seat list has one entry per seat.
+///
+/// # Errors
+/// [`ResultsError::Foreign`] naming the first result that does not.
+pub fn check_results(
+    dir: &Path,
+    meta: &TournamentMeta,
+    results: &BTreeMap<u64, MatchResult>,
+) -> Result<(), ResultsError> {
+    let foreign = |id: u64, message: String| ResultsError::Foreign {
+        path: dir.join(MATCHES_FILE),
+        id,
+        message,
+    };
+    for (&id, result) in results {
+        let r = &result.record;
+        if let Some(unknown) = r
+            .players
+            .iter()
+            .find(|p| !meta.bots.iter().any(|b| &b.name == *p))
+        {
+            return Err(foreign(id, format!("no bot is named '{unknown}'")));
+        }
+        let seats = r.players.len();
+        if seats != meta.players
+            || r.scores.len() != seats
+            || r.ranks.len() != seats
+            || r.stats.len() != seats
+        {
+            return Err(foreign(
+                id,
+                format!(
+                    "{seats} players, scores, ranks or stats where {} seats are played",
+                    meta.players
+                ),
+            ));
+        }
+        if r.faults.iter().any(|f| f.seat >= seats) {
+            return Err(foreign(id, "a fault of a seat that does not exist".into()));
+        }
+    }
+    Ok(())
+}
+
+/// Writes the identity file atomically (a temporary file, then a rename), so that a run killed
+/// at any moment leaves either no identity or a whole one.
+fn write_meta(dir: &Path, meta: &TournamentMeta) -> Result<(), ResultsError> {
+    let path = dir.join(META_FILE);
+    let temporary = dir.join(format!("{META_FILE}.tmp"));
+    let text = serde_json::to_string_pretty(meta).expect("meta serializes") + "\n";
+    let mut file = File::create(&temporary).map_err(io_err(&temporary))?;
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.sync_all())
+        .map_err(io_err(&temporary))?;
+    std::fs::rename(&temporary, &path).map_err(io_err(&path))
 }
 
 /// Reads every complete result of a directory; a half-written last line is ignored. Returns the
@@ -212,6 +291,7 @@ impl ResultsFile {
                 });
             }
             let (results, good) = read_results(dir)?;
+            check_results(dir, meta, &results)?;
             if !results.is_empty() && !resume {
                 return Err(ResultsError::Exists(dir.to_path_buf()));
             }
@@ -224,8 +304,7 @@ impl ResultsFile {
             }
             done = results;
         } else {
-            let text = serde_json::to_string_pretty(meta).expect("meta serializes") + "\n";
-            std::fs::write(&meta_path, text).map_err(io_err(&meta_path))?;
+            write_meta(dir, meta)?;
         }
         let file = OpenOptions::new()
             .create(true)

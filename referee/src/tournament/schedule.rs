@@ -54,22 +54,37 @@ pub struct ScheduleSpec {
     pub duplicate: bool,
 }
 
-/// All `k`-subsets of `0..n` in lexicographic order.
-fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
-    let mut out = Vec::new();
-    let mut current: Vec<usize> = (0..k).collect();
-    if k == 0 || k > n {
-        return out;
-    }
-    loop {
-        out.push(current.clone());
-        let Some(i) = (0..k).rev().find(|&i| current[i] < n - k + i) else {
-            return out;
-        };
-        current[i] += 1;
-        for j in i + 1..k {
-            current[j] = current[j - 1] + 1;
+/// The `k`-subsets of `0..n` in lexicographic order, made one at a time (a cycle can be far
+/// longer than the tournament).
+struct Combinations {
+    n: usize,
+    next: Option<Vec<usize>>,
+}
+
+impl Combinations {
+    fn new(n: usize, k: usize) -> Self {
+        Combinations {
+            n,
+            next: (k > 0 && k <= n).then(|| (0..k).collect()),
         }
+    }
+}
+
+impl Iterator for Combinations {
+    type Item = Vec<usize>;
+
+    fn next(&mut self) -> Option<Vec<usize>> {
+        let current = self.next.take()?;
+        let k = current.len();
+        if let Some(i) = (0..k).rev().find(|&i| current[i] < self.n - k + i) {
+            let mut following = current.clone();
+            following[i] += 1;
+            for j in i + 1..k {
+                following[j] = following[j - 1] + 1;
+            }
+            self.next = Some(following);
+        }
+        Some(current)
     }
 }
 
@@ -99,32 +114,29 @@ fn balanced_group(
 
 /// Builds the schedule.
 pub fn build(spec: &ScheduleSpec) -> Vec<ScheduledMatch> {
-    let p = spec.players;
-    let groups_needed = spec.matches.div_ceil(p as u64);
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    match spec.format {
-        Format::RoundRobin | Format::Gauntlet => {
-            let cycle: Vec<Vec<usize>> = if spec.format == Format::RoundRobin {
-                combinations(spec.bots, p)
-            } else {
-                combinations(spec.bots - 1, p - 1)
-                    .into_iter()
-                    .map(|others| {
-                        std::iter::once(0)
-                            .chain(others.into_iter().map(|b| b + 1))
-                            .collect()
-                    })
-                    .collect()
-            };
-            while (groups.len() as u64) < groups_needed {
-                groups.extend(cycle.iter().cloned());
-            }
+    let (n, p) = (spec.bots, spec.players);
+    if p == 0 || p > n {
+        return Vec::new();
+    }
+    let groups_needed = spec.matches.div_ceil(p as u64) as usize;
+    let groups: Box<dyn Iterator<Item = Vec<usize>>> = match spec.format {
+        Format::RoundRobin => {
+            Box::new(std::iter::repeat_with(move || Combinations::new(n, p)).flatten())
         }
+        Format::Gauntlet => Box::new(
+            std::iter::repeat_with(move || Combinations::new(n - 1, p - 1))
+                .flatten()
+                .map(|others| {
+                    std::iter::once(0)
+                        .chain(others.into_iter().map(|b| b + 1))
+                        .collect()
+                }),
+        ),
         Format::Sampled => {
             let mut rng = seed::rng(spec.seed, "schedule", 0);
-            let mut played = vec![0u64; spec.bots];
-            let mut met = vec![vec![0u64; spec.bots]; spec.bots];
-            for _ in 0..groups_needed {
+            let mut played = vec![0u64; n];
+            let mut met = vec![vec![0u64; n]; n];
+            Box::new(std::iter::repeat_with(move || {
                 let group = balanced_group(p, &played, &met, &mut rng);
                 for &a in &group {
                     played[a] += 1;
@@ -134,16 +146,16 @@ pub fn build(spec: &ScheduleSpec) -> Vec<ScheduledMatch> {
                         }
                     }
                 }
-                groups.push(group);
-            }
+                group
+            }))
         }
-    }
+    };
     let mut schedule = Vec::with_capacity(spec.matches as usize);
-    'groups: for (g, group) in groups.iter().enumerate() {
+    for (g, group) in groups.take(groups_needed).enumerate() {
         for rotation in 0..p {
             let id = schedule.len() as u64;
             if id == spec.matches {
-                break 'groups;
+                break;
             }
             let seats = (0..p).map(|s| group[(s + rotation) % p]).collect();
             let seed = if spec.duplicate {
@@ -164,12 +176,17 @@ pub fn build(spec: &ScheduleSpec) -> Vec<ScheduledMatch> {
 
 /// Matches in a full cycle of the format (a round-robin or gauntlet is fairest in whole cycles).
 pub fn cycle_length(format: Format, bots: usize, players: usize) -> u64 {
+    // Exact while it fits; saturates for fields whose cycle no tournament could play anyway.
     let binomial = |n: usize, k: usize| -> u64 {
-        (0..k).fold(1u64, |acc, i| acc * (n - i) as u64 / (i as u64 + 1))
+        (0..k)
+            .try_fold(1u128, |acc, i| {
+                Some(acc.checked_mul((n - i) as u128)? / (i as u128 + 1))
+            })
+            .map_or(u64::MAX, |b| b.min(u128::from(u64::MAX)) as u64)
     };
     match format {
-        Format::RoundRobin => binomial(bots, players) * players as u64,
-        Format::Gauntlet => binomial(bots - 1, players - 1) * players as u64,
+        Format::RoundRobin => binomial(bots, players).saturating_mul(players as u64),
+        Format::Gauntlet => binomial(bots - 1, players - 1).saturating_mul(players as u64),
         Format::Sampled => players as u64,
     }
 }
@@ -265,5 +282,27 @@ mod tests {
         let s = build(&sp);
         let seeds: std::collections::BTreeSet<u64> = s.iter().map(|m| m.seed).collect();
         assert_eq!(seeds.len(), 12);
+    }
+}
+
+#[cfg(test)]
+mod large_fields {
+    use super::*;
+
+    #[test]
+    fn a_short_tournament_of_a_large_field_builds_only_what_it_plays() {
+        let spec = ScheduleSpec {
+            format: Format::RoundRobin,
+            bots: 60,
+            players: 6,
+            matches: 12,
+            seed: 1,
+            duplicate: true,
+        };
+        let s = build(&spec);
+        assert_eq!(s.len(), 12);
+        assert_eq!(s[0].seats, vec![0, 1, 2, 3, 4, 5]);
+        assert_eq!(cycle_length(Format::RoundRobin, 60, 6), 50_063_860 * 6);
+        assert_eq!(cycle_length(Format::RoundRobin, 2000, 40), u64::MAX);
     }
 }

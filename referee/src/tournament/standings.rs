@@ -31,14 +31,15 @@ pub struct Standing {
     pub matches: u64,
     /// Wins; a first place shared by k bots counts 1/k.
     pub wins: f64,
-    /// Wins per match.
-    pub win_rate: f64,
+    /// Wins per match (none before the bot's first match).
+    pub win_rate: Option<f64>,
     /// Mean finishing rank.
-    pub mean_rank: f64,
-    /// Mean score.
-    pub mean_score: f64,
-    /// Half-width of the 95% confidence interval of the mean score (over duplicate groups).
-    pub score_ci95: f64,
+    pub mean_rank: Option<f64>,
+    /// Mean score: the mean over duplicate groups of the bot's mean score in each group.
+    pub mean_score: Option<f64>,
+    /// Half-width of the 95% confidence interval of the mean score: Student's t over the group
+    /// means (none with fewer than two groups).
+    pub score_ci95: Option<f64>,
     /// Faults by kind.
     pub faults: BTreeMap<FaultKind, u64>,
     /// Mean decision time in milliseconds (the bot's own answers).
@@ -86,7 +87,6 @@ struct Tally {
     matches: u64,
     wins: f64,
     rank_sum: f64,
-    score_sum: f64,
     groups: BTreeMap<u64, (f64, u64)>,
     faults: BTreeMap<FaultKind, u64>,
     total_ms: f64,
@@ -94,17 +94,33 @@ struct Tally {
     times: TimeHistogram,
 }
 
-fn mean_and_ci(samples: &[f64]) -> (f64, f64) {
-    let n = samples.len() as f64;
-    if samples.is_empty() {
-        return (0.0, 0.0);
+/// The two-sided 95% quantile of Student's t with `df` degrees of freedom.
+fn t95(df: usize) -> f64 {
+    const TABLE: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+        2.052, 2.048, 2.045, 2.042,
+    ];
+    // Beyond the table, 1.96 + 2.5/df is within 0.002 of the true quantile.
+    TABLE
+        .get(df.wrapping_sub(1))
+        .copied()
+        .unwrap_or(1.96 + 2.5 / df as f64)
+}
+
+/// The mean of `samples` and the half-width of its 95% confidence interval (none with fewer
+/// than two samples).
+fn mean_and_ci(samples: &[f64]) -> (Option<f64>, Option<f64>) {
+    let n = samples.len();
+    if n == 0 {
+        return (None, None);
     }
-    let mean = samples.iter().sum::<f64>() / n;
-    if samples.len() < 2 {
-        return (mean, f64::INFINITY);
+    let mean = samples.iter().sum::<f64>() / n as f64;
+    if n < 2 {
+        return (Some(mean), None);
     }
-    let var = samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (mean, 1.96 * (var / n).sqrt())
+    let var = samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    (Some(mean), Some(t95(n - 1) * (var / n as f64).sqrt()))
 }
 
 /// Computes the leaderboard of `bots` from `results` (any order; they are applied by id).
@@ -151,7 +167,6 @@ pub fn compute(
             }
             t.rank_sum += f64::from(r.ranks[seat]);
             let score = r.scores[seat] as f64;
-            t.score_sum += score;
             let g = t.groups.entry(result.group).or_default();
             g.0 += score;
             g.1 += 1;
@@ -183,8 +198,8 @@ pub fn compute(
         .enumerate()
         .map(|(b, t)| {
             let group_means: Vec<f64> = t.groups.values().map(|(sum, n)| sum / *n as f64).collect();
-            let (_, ci) = mean_and_ci(&group_means);
-            let matches = t.matches.max(1) as f64;
+            let (mean_score, ci) = mean_and_ci(&group_means);
+            let per_match = |total: f64| (t.matches > 0).then(|| total / t.matches as f64);
             let standing = Standing {
                 rank: 0,
                 bot: bots[b].clone(),
@@ -193,9 +208,9 @@ pub fn compute(
                 conservative: t.rating.rating - 3.0 * t.rating.uncertainty,
                 matches: t.matches,
                 wins: t.wins,
-                win_rate: t.wins / matches,
-                mean_rank: t.rank_sum / matches,
-                mean_score: t.score_sum / matches,
+                win_rate: per_match(t.wins),
+                mean_rank: per_match(t.rank_sum),
+                mean_score,
                 score_ci95: ci,
                 faults: t.faults,
                 mean_ms: (t.answered > 0).then(|| t.total_ms / t.answered as f64),
@@ -280,7 +295,13 @@ mod tests {
         let b = board.standings.iter().find(|s| s.bot == "b").unwrap();
         assert_eq!(b.wins, 0.5, "a first place shared by two counts one half");
         assert_eq!(b.matches, 3);
-        assert!((b.mean_rank - 5.0 / 3.0).abs() < 1e-9);
+        assert!((b.mean_rank.unwrap() - 5.0 / 3.0).abs() < 1e-9);
+        // b's groups: 0 (scores 20, 20) and 1 (score 10): group means 20 and 10.
+        assert_eq!(b.mean_score, Some(15.0));
+        assert!(
+            (b.score_ci95.unwrap() - 12.706 * 5.0).abs() < 1e-9,
+            "t with 1 degree of freedom"
+        );
         // Reversed input order: the same leaderboard.
         let reversed: Vec<&MatchResult> = r.iter().rev().collect();
         assert_eq!(compute("vabanque", "money", &bots, &reversed, 3), board);
@@ -299,5 +320,22 @@ mod tests {
                 .windows(2)
                 .all(|w| w[0].conservative >= w[1].conservative)
         );
+    }
+}
+
+#[cfg(test)]
+mod edge_cases {
+    use super::*;
+
+    #[test]
+    fn no_interval_without_two_groups_and_no_means_without_matches() {
+        assert_eq!(mean_and_ci(&[]), (None, None));
+        assert_eq!(mean_and_ci(&[4.0]), (Some(4.0), None));
+        let (mean, ci) = mean_and_ci(&[1.0, 3.0]);
+        assert_eq!(mean, Some(2.0));
+        assert!((ci.unwrap() - 12.706).abs() < 1e-9);
+        assert!((t95(1000) - 1.9625).abs() < 1e-3);
+        let board = compute("vabanque", "money", &["a".to_string()], &[], 0);
+        assert_eq!(board.standings[0].mean_rank, None);
     }
 }
