@@ -469,3 +469,19 @@ fn sigterm_stops_cleanly_keeps_every_result_and_prints_the_resume_command() {
     );
     assert!(assert_no_survivors(&pids) >= 4);
 }
+
+#[test]
+fn two_runs_cannot_write_one_directory_at_once() {
+    let dir = temp_dir("locked").join("out");
+    let mut first = tournament(&dir, 400, &["-j", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_lines(&dir.join("matches.jsonl"), 2);
+    let second = tournament(&dir, 400, &["-j", "1", "--resume"]).output().unwrap();
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert_eq!(second.status.code(), Some(2));
+    assert!(stderr(&second).contains("is in use by another referee"), "{}", stderr(&second));
+}

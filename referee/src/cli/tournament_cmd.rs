@@ -56,9 +56,15 @@ fn run_game<G: Builtins>(config: TournamentConfig) -> Result<ExitCode, Failure> 
     let options = game_options::<G>(&config.options)?;
     let cycle = schedule::cycle_length(config.format, config.bots.len(), players);
     let matches = config.matches.unwrap_or(cycle);
-    if matches % cycle != 0 && config.format != crate::tournament::Format::Sampled {
+    // Seats are balanced by whole cycles (whole groups for a sampled schedule).
+    let unit = if config.format == crate::tournament::Format::Sampled {
+        players as u64
+    } else {
+        cycle
+    };
+    if matches % unit != 0 {
         eprintln!(
-            "referee: note: {matches} matches is not a whole number of cycles ({cycle} each): seats are not exactly balanced"
+            "referee: note: {matches} matches is not a whole number of cycles ({unit} each): seats are not exactly balanced"
         );
     }
     let limits = Limits {

@@ -92,6 +92,9 @@ pub enum ResultsError {
     /// Results exist and `--resume` was not given.
     #[error("{0} already holds results: add --resume to continue them, or choose another --out")]
     Exists(PathBuf),
+    /// Another referee is writing to the directory.
+    #[error("{0} is in use by another referee (a tournament or merge writing there now)")]
+    Locked(PathBuf),
     /// The directory holds another tournament.
     #[error("{dir} holds a different tournament ({what} differs); use another --out")]
     Different {
@@ -133,12 +136,12 @@ fn io_err(path: &Path) -> impl FnOnce(io::Error) -> ResultsError + '_ {
 /// Which setting differs between two identities, if any.
 pub fn difference(a: &TournamentMeta, b: &TournamentMeta) -> Option<&'static str> {
     let checks: [(&'static str, bool); 11] = [
-        ("candidate", a.candidate == b.candidate),
         ("game", a.game == b.game),
         ("options", a.options == b.options),
         ("bots", a.bots == b.bots),
         ("players", a.players == b.players),
         ("format", a.format == b.format),
+        ("candidate", a.candidate == b.candidate),
         ("matches", a.matches == b.matches),
         ("seed", a.seed == b.seed),
         ("duplicate", a.duplicate == b.duplicate),
@@ -259,10 +262,28 @@ pub fn read_results(dir: &Path) -> Result<(BTreeMap<u64, MatchResult>, u64), Res
     Ok((results, good))
 }
 
-/// The results file of a running tournament.
+/// The results file of a running tournament. It holds an exclusive lock on the directory
+/// (`.lock`, with `flock`) while it lives, so two runs never write one directory at once.
 pub struct ResultsFile {
     file: File,
     path: PathBuf,
+    _lock: File,
+}
+
+fn lock(dir: &Path) -> Result<File, ResultsError> {
+    use std::os::fd::AsRawFd;
+    let path = dir.join(".lock");
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(io_err(&path))?;
+    // SAFETY: flock on a file descriptor this function owns.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        return Err(ResultsError::Locked(dir.to_path_buf()));
+    }
+    Ok(file)
 }
 
 impl ResultsFile {
@@ -279,6 +300,7 @@ impl ResultsFile {
         resume: bool,
     ) -> Result<(Self, BTreeMap<u64, MatchResult>), ResultsError> {
         std::fs::create_dir_all(dir).map_err(io_err(dir))?;
+        let lock = lock(dir)?;
         let meta_path = dir.join(META_FILE);
         let path = dir.join(MATCHES_FILE);
         let mut done = BTreeMap::new();
@@ -311,7 +333,14 @@ impl ResultsFile {
             .append(true)
             .open(&path)
             .map_err(io_err(&path))?;
-        Ok((ResultsFile { file, path }, done))
+        Ok((
+            ResultsFile {
+                file,
+                path,
+                _lock: lock,
+            },
+            done,
+        ))
     }
 
     /// Appends one result as one line, written and flushed at once.

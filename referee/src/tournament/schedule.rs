@@ -187,7 +187,8 @@ pub fn cycle_length(format: Format, bots: usize, players: usize) -> u64 {
     match format {
         Format::RoundRobin => binomial(bots, players).saturating_mul(players as u64),
         Format::Gauntlet => binomial(bots - 1, players - 1).saturating_mul(players as u64),
-        Format::Sampled => players as u64,
+        // As many groups as bots: each bot plays in about `players` groups.
+        Format::Sampled => (bots as u64).saturating_mul(players as u64),
     }
 }
 

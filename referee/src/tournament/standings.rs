@@ -219,7 +219,13 @@ pub fn compute(
             (b, standing)
         })
         .collect();
-    standings.sort_by(|(a, x), (b, y)| y.conservative.total_cmp(&x.conservative).then(a.cmp(b)));
+    // Bots that have not played yet (a shard, a short run) come last, whatever their prior.
+    standings.sort_by(|(a, x), (b, y)| {
+        (y.matches > 0)
+            .cmp(&(x.matches > 0))
+            .then(y.conservative.total_cmp(&x.conservative))
+            .then(a.cmp(b))
+    });
     let order: Vec<usize> = standings.iter().map(|(b, _)| *b).collect();
     let head_to_head = order
         .iter()
