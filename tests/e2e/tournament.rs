@@ -479,9 +479,15 @@ fn two_runs_cannot_write_one_directory_at_once() {
         .spawn()
         .unwrap();
     wait_for_lines(&dir.join("matches.jsonl"), 2);
-    let second = tournament(&dir, 400, &["-j", "1", "--resume"]).output().unwrap();
+    let second = tournament(&dir, 400, &["-j", "1", "--resume"])
+        .output()
+        .unwrap();
     first.kill().unwrap();
     first.wait().unwrap();
     assert_eq!(second.status.code(), Some(2));
-    assert!(stderr(&second).contains("is in use by another referee"), "{}", stderr(&second));
+    assert!(
+        stderr(&second).contains("is in use by another referee"),
+        "{}",
+        stderr(&second)
+    );
 }
