@@ -3,12 +3,43 @@
 use crate::util::*;
 use protocol::Limits;
 use referee::engine::vabanque::{Options, Vabanque};
-use referee::runner::{MatchLog, MatchSettings, play_match, shutdown_players, start_players};
+use referee::runner::{
+    MatchLog, MatchSettings, Player, play_match, shutdown_players, start_players,
+};
 use referee::seat::{BotSpec, ProcessOptions, Seat};
+
+/// Parses `bots`, starts them (processes greeted) with `decision_ms`, and runs `body` with the
+/// players on a one-thread runtime.
+fn with_players<F: std::future::Future<Output = ()>>(
+    bots: &[String],
+    decision_ms: u64,
+    body: impl FnOnce(Vec<Player<Vabanque>>, Limits) -> F,
+) {
+    let specs: Vec<BotSpec> = bots.iter().map(|s| BotSpec::parse(s).unwrap()).collect();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let limits = Limits {
+            startup_ms: 10_000,
+            decision_ms,
+        };
+        let players = start_players::<Vabanque>(
+            &specs,
+            &Options::default(),
+            limits,
+            &ProcessOptions::default(),
+            &|_| None,
+        )
+        .await;
+        body(players, limits).await;
+    });
+}
 
 #[test]
 fn bot_processes_are_reused_across_matches() {
-    let specs: Vec<BotSpec> = [
+    let bots = [
         format!(
             "py=python3 {}",
             file("sample-bots/python/vabanque_heuristic.py")
@@ -19,27 +50,8 @@ fn bot_processes_are_reused_across_matches() {
         ),
         format!("rs={}", bin("vabanque-heuristic").display()),
         "builtin:random".to_string(),
-    ]
-    .iter()
-    .map(|s| BotSpec::parse(s).unwrap())
-    .collect();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        let limits = Limits {
-            startup_ms: 10_000,
-            decision_ms: 2_000,
-        };
-        let mut players = start_players::<Vabanque>(
-            &specs,
-            &Options::default(),
-            limits,
-            &ProcessOptions::default(),
-            &|_| None,
-        )
-        .await;
+    ];
+    with_players(&bots, 2_000, |mut players, limits| async move {
         let pids = |players: &[referee::runner::Player<Vabanque>]| -> Vec<u32> {
             players
                 .iter()
@@ -85,31 +97,12 @@ fn bot_processes_are_reused_across_matches() {
 
 #[test]
 fn a_bot_stopped_in_one_match_is_recorded_in_the_next_not_silently_benched() {
-    let specs: Vec<BotSpec> = [
+    let bots = [
         format!("garbage={}", file("tests/bots/garbage.py")),
         "b=builtin:random".into(),
         "c=builtin:random".into(),
-    ]
-    .iter()
-    .map(|s| BotSpec::parse(s).unwrap())
-    .collect();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        let limits = Limits {
-            startup_ms: 10_000,
-            decision_ms: 100,
-        };
-        let mut players = start_players::<Vabanque>(
-            &specs,
-            &Options::default(),
-            limits,
-            &ProcessOptions::default(),
-            &|_| None,
-        )
-        .await;
+    ];
+    with_players(&bots, 100, |mut players, limits| async move {
         let mut records = Vec::new();
         for m in 0..2u64 {
             let settings = MatchSettings {
