@@ -3,8 +3,8 @@
 
 use crate::engine::Game;
 use crate::games::GameKind;
-use crate::runner::LOG_VERSION;
 use crate::runner::LogRecord;
+use crate::runner::{LOG_VERSION, stops_the_bot};
 use std::io::BufRead;
 use std::path::Path;
 
@@ -169,7 +169,7 @@ fn replay_game<G: Game>(
                     Some(n) => {
                         counted[seat] += 1;
                         faulted_at[seat] = Some(n);
-                        stopped[seat] |= fault.is_terminal() || counted[seat] >= *max_faults;
+                        stopped[seat] |= stops_the_bot(fault, counted[seat], *max_faults);
                     }
                     // Before the first decision: the bot never started, or was stopped earlier.
                     None if summary.decisions == 0 => stopped[seat] = true,

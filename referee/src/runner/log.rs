@@ -106,6 +106,11 @@ impl MatchLog {
         })
     }
 
+    /// Whether records are kept (callers may skip building records otherwise).
+    pub fn is_enabled(&self) -> bool {
+        self.out.is_some()
+    }
+
     /// Appends one record.
     ///
     /// # Errors

@@ -85,7 +85,7 @@ impl Books<'_> {
     ) -> std::io::Result<()> {
         let state = &mut self.seats[seat];
         state.faults += 1;
-        let eject = fault.fault.is_terminal() || state.faults >= self.max_faults;
+        let eject = stops_the_bot(fault.fault, state.faults, self.max_faults);
         let mut message = fault.message.clone();
         if eject {
             message.push_str(if fault.fault.is_terminal() {
@@ -252,14 +252,17 @@ pub async fn play_match<G: Game>(
             stats.max_ms = stats.max_ms.max(elapsed_ms);
             stats.times.record(elapsed_ms);
         }
-        books.log.write(&LogRecord::Action {
-            n,
-            seat,
-            phase: turn.phase.to_string(),
-            action: serde_json::to_value(&action).expect("actions serialize"),
-            substituted,
-            ms: elapsed_ms,
-        })?;
+        // Serializing the action is skipped entirely when no log is kept.
+        if books.log.is_enabled() {
+            books.log.write(&LogRecord::Action {
+                n,
+                seat,
+                phase: turn.phase.to_string(),
+                action: serde_json::to_value(&action).expect("actions serialize"),
+                substituted,
+                ms: elapsed_ms,
+            })?;
+        }
         events.clear();
         game.play(&action, &mut events)
             .expect("the action was checked or is the default");
@@ -364,6 +367,13 @@ async fn ask<G: Game>(
                 ),
             )
         })
+}
+
+/// Whether a fault stops the bot for the rest of the match: it leaves no usable process, or it
+/// is the bot's `max_faults`-th counted fault of the match. The runner applies this rule and
+/// `referee replay` checks logs against it.
+pub fn stops_the_bot(fault: FaultKind, counted: u32, max_faults: u32) -> bool {
+    fault.is_terminal() || counted >= max_faults
 }
 
 fn round_ms(d: Duration) -> f64 {

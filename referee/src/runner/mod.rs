@@ -13,6 +13,6 @@ mod record;
 
 pub use histogram::TimeHistogram;
 pub use log::{LOG_VERSION, LogPlayer, LogRecord, MatchLog};
-pub use match_runner::{MatchSettings, RunError, play_match};
+pub use match_runner::{MatchSettings, RunError, play_match, stops_the_bot};
 pub use players::{Player, is_usable, shutdown_players, start_players};
 pub use record::{FaultRecord, MatchRecord, SeatStats};

@@ -268,12 +268,11 @@ impl Game for Vabanque {
                 .map(|table| Action::Chip { table })
                 .collect(),
             Phase::Card => {
+                // A hand holds each card at most once; list them in the order raise, bluff, trap.
                 let hand = &self.hands[self.current_seat()];
-                let mut cards: Vec<Card> = hand.clone();
-                cards.sort();
-                cards.dedup();
-                cards
+                Card::ALL
                     .into_iter()
+                    .filter(|card| hand.contains(card))
                     .flat_map(|card| {
                         (0..self.tables).map(move |table| Action::Card { card, table })
                     })
