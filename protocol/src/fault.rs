@@ -35,6 +35,8 @@ pub enum FaultKind {
     IllegalAction,
     /// The referee could not write to the bot's standard input in time (the bot never reads).
     WriteFailed,
+    /// The bot was killed for exceeding a resource limit: memory, CPU time or file size.
+    ResourceLimit,
 }
 
 impl FaultKind {
@@ -52,6 +54,7 @@ impl FaultKind {
             FaultKind::StaleId => "stale_id",
             FaultKind::IllegalAction => "illegal_action",
             FaultKind::WriteFailed => "write_failed",
+            FaultKind::ResourceLimit => "resource_limit",
         }
     }
 
@@ -66,6 +69,7 @@ impl FaultKind {
                 | FaultKind::Exited
                 | FaultKind::LineTooLong
                 | FaultKind::WriteFailed
+                | FaultKind::ResourceLimit
         )
     }
 }

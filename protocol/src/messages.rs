@@ -71,13 +71,38 @@ pub struct Hello {
     pub limits: Limits,
 }
 
-/// Time limits, in milliseconds.
+/// Time limits, in milliseconds (see `docs/time-controls.md`). Each request also says, in
+/// `time_left_ms`, how long the bot has for that decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Limits {
     /// Time from the `hello` message to the bot's `hello` reply.
     pub startup_ms: u64,
     /// Time from a `request` to its `action` reply.
     pub decision_ms: u64,
+    /// Time for the bot's first decision of each match, when longer than `decision_ms`
+    /// (warm-up of a JIT or a VM).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_decision_ms: Option<u64>,
+    /// A chess clock: the time the bot has for all its decisions of one match together. Each
+    /// decision is then limited by both `decision_ms` and what is left of the bank.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bank_ms: Option<u64>,
+    /// Time added to the bank after each decision.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub increment_ms: Option<u64>,
+}
+
+impl Limits {
+    /// Limits with a start-up and a per-decision limit only.
+    pub fn new(startup_ms: u64, decision_ms: u64) -> Self {
+        Limits {
+            startup_ms,
+            decision_ms,
+            first_decision_ms: None,
+            bank_ms: None,
+            increment_ms: None,
+        }
+    }
 }
 
 /// The bot's answer to `hello`.

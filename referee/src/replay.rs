@@ -4,7 +4,7 @@
 use crate::engine::Game;
 use crate::games::GameKind;
 use crate::runner::LogRecord;
-use crate::runner::{LOG_VERSION, stops_the_bot};
+use crate::runner::{LOG_VERSION, forfeit_ranks};
 use std::io::BufRead;
 use std::path::Path;
 
@@ -111,6 +111,7 @@ fn replay_game<G: Game>(
         options,
         players,
         max_faults,
+        policy,
         ..
     } = header
     else {
@@ -136,6 +137,9 @@ fn replay_game<G: Game>(
     let mut counted = vec![0u32; players.len()];
     let mut stopped = vec![false; players.len()];
     let mut faulted_at: Vec<Option<u64>> = vec![None; players.len()];
+    // Faults before the end of play can forfeit the match; those after it (a bot that cannot
+    // take its `match_end`) change nothing.
+    let mut forfeited = vec![false; players.len()];
     for (i, text) in lines.iter().enumerate() {
         let line = i + 2;
         if finished {
@@ -169,10 +173,14 @@ fn replay_game<G: Game>(
                     Some(n) => {
                         counted[seat] += 1;
                         faulted_at[seat] = Some(n);
-                        stopped[seat] |= stops_the_bot(fault, counted[seat], *max_faults);
+                        stopped[seat] |= policy.stops(fault, counted[seat], *max_faults);
+                        forfeited[seat] |= policy.forfeits(fault);
                     }
                     // Before the first decision: the bot never started, or was stopped earlier.
-                    None if summary.decisions == 0 => stopped[seat] = true,
+                    None if summary.decisions == 0 => {
+                        stopped[seat] = true;
+                        forfeited[seat] |= policy.forfeits(fault);
+                    }
                     None => {}
                 }
                 summary.faults += 1;
@@ -184,6 +192,7 @@ fn replay_game<G: Game>(
                 action,
                 substituted,
                 ms,
+                ..
             } => {
                 let turn = state
                     .to_move()
@@ -251,12 +260,13 @@ fn replay_game<G: Game>(
                         ),
                     )
                 })?;
-                if outcome.scores != scores || outcome.ranks != ranks {
+                let expected = forfeit_ranks(&outcome.ranks, &forfeited);
+                if outcome.scores != scores || expected != ranks {
                     return Err(mismatch(
                         line,
                         format!(
-                            "recorded scores {scores:?} and ranks {ranks:?}, but the rules give {:?} and {:?}",
-                            outcome.scores, outcome.ranks
+                            "recorded scores {scores:?} and ranks {ranks:?}, but the rules and forfeits give {:?} and {:?}",
+                            outcome.scores, expected
                         ),
                     ));
                 }

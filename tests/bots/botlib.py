@@ -9,12 +9,16 @@ import sys
 
 def record_pid(pid=None):
     """If REFEREE_TEST_PID_DIR is set, write `pid` (default: our own) to a file named after it
-    there, so a test can check that no process survives the referee."""
+    there, so a test can check that no process survives the referee. Never raises: if the file
+    cannot be written (a read-only sandbox, say), it is silently skipped."""
     directory = os.environ.get("REFEREE_TEST_PID_DIR")
     if directory:
         pid = pid or os.getpid()
-        with open(os.path.join(directory, str(pid)), "x") as f:
-            f.write(f"{pid}\n")
+        try:
+            with open(os.path.join(directory, str(pid)), "x") as f:
+                f.write(f"{pid}\n")
+        except OSError:
+            pass  # e.g. a read-only sandbox: the record is best effort
 
 
 def send(message):

@@ -1,7 +1,6 @@
 //! One bot process plays many matches in a row (the protocol's multi-match lifecycle).
 
 use crate::util::*;
-use protocol::Limits;
 use referee::engine::vabanque::{Options, Vabanque};
 use referee::runner::{
     MatchLog, MatchSettings, Player, play_match, shutdown_players, start_players,
@@ -13,27 +12,29 @@ use referee::seat::{BotSpec, ProcessOptions, Seat};
 fn with_players<F: std::future::Future<Output = ()>>(
     bots: &[String],
     decision_ms: u64,
-    body: impl FnOnce(Vec<Player<Vabanque>>, Limits) -> F,
+    body: impl FnOnce(Vec<Player<Vabanque>>) -> F,
 ) {
-    let specs: Vec<BotSpec> = bots.iter().map(|s| BotSpec::parse(s).unwrap()).collect();
+    let specs: Vec<BotSpec> = bots
+        .iter()
+        .map(|s| {
+            let mut spec = BotSpec::parse(s).unwrap();
+            spec.settings.time.limits.decision_ms = decision_ms;
+            spec
+        })
+        .collect();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     runtime.block_on(async {
-        let limits = Limits {
-            startup_ms: 10_000,
-            decision_ms,
-        };
         let players = start_players::<Vabanque>(
             &specs,
             &Options::default(),
-            limits,
             &ProcessOptions::default(),
             &|_| None,
         )
         .await;
-        body(players, limits).await;
+        body(players).await;
     });
 }
 
@@ -51,7 +52,7 @@ fn bot_processes_are_reused_across_matches() {
         format!("rs={}", bin("vabanque-heuristic").display()),
         "builtin:random".to_string(),
     ];
-    with_players(&bots, 2_000, |mut players, limits| async move {
+    with_players(&bots, 2_000, |mut players| async move {
         let pids = |players: &[referee::runner::Player<Vabanque>]| -> Vec<u32> {
             players
                 .iter()
@@ -67,8 +68,8 @@ fn bot_processes_are_reused_across_matches() {
             let settings = MatchSettings {
                 match_id: format!("m{m}"),
                 seed: 100 + m,
-                limits,
                 max_faults: 3,
+                policy: Default::default(),
             };
             let record = play_match(
                 &settings,
@@ -102,14 +103,14 @@ fn a_bot_stopped_in_one_match_is_recorded_in_the_next_not_silently_benched() {
         "b=builtin:random".into(),
         "c=builtin:random".into(),
     ];
-    with_players(&bots, 100, |mut players, limits| async move {
+    with_players(&bots, 100, |mut players| async move {
         let mut records = Vec::new();
         for m in 0..2u64 {
             let settings = MatchSettings {
                 match_id: format!("m{m}"),
                 seed: m,
-                limits,
                 max_faults: 3,
+                policy: Default::default(),
             };
             records.push(
                 play_match(

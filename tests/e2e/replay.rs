@@ -174,7 +174,7 @@ fn substitutions_must_have_a_cause_and_be_the_default_action() {
 fn versions_timings_and_bytes_are_checked() {
     let (dir, lines) = faulty_log("versions");
     let mut forged = lines.clone();
-    forged[0] = forged[0].replace(r#""log_version":1"#, r#""log_version":99"#);
+    forged[0] = forged[0].replace(r#""log_version":2"#, r#""log_version":99"#);
     let (code, err) = replay_of(&dir, &forged);
     assert_eq!(code, Some(3));
     assert!(err.contains("line 1: log version 99"), "{err}");

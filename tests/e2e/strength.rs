@@ -1,6 +1,5 @@
 //! The heuristic bots beat the random ones clearly.
 
-use protocol::Limits;
 use referee::bots::Builtins;
 use referee::engine::vabanque::{Options, Vabanque};
 use referee::runner::{MatchLog, MatchSettings, Player, play_match};
@@ -20,10 +19,6 @@ fn the_builtin_heuristic_beats_three_random_bots_over_300_matches() {
         .enable_all()
         .build()
         .unwrap();
-    let limits = Limits {
-        startup_ms: 1000,
-        decision_ms: 1000,
-    };
     let (mut wins, mut rank_sum) = (0.0, 0.0);
     let matches = 300;
     for m in 0..matches {
@@ -40,8 +35,8 @@ fn the_builtin_heuristic_beats_three_random_bots_over_300_matches() {
         let settings = MatchSettings {
             match_id: m.to_string(),
             seed: m as u64,
-            limits,
             max_faults: 3,
+            policy: Default::default(),
         };
         let record = runtime
             .block_on(play_match(

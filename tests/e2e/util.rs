@@ -30,19 +30,86 @@ pub fn file(rel: &str) -> String {
     root().join(rel).display().to_string()
 }
 
-/// A fresh temporary directory for one test.
+/// A fresh temporary directory for one test, under the target directory (not /tmp: sandboxed
+/// bots get a private /tmp, and some tests hand bots files to read).
 pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("referee-e2e-{}-{name}", std::process::id()));
+    let dir =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("e2e-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
 
-/// The referee command, run from the workspace root.
+/// The environment variable that marks every process a test's referee starts: bots inherit
+/// it, and so do their descendants, sandboxed or not, whatever their pid namespace.
+const MARK_VAR: &str = "REFEREE_TEST_MARK";
+
+/// The referee command, run from the workspace root, with a mark of its own in its environment
+/// (see [`assert_no_marked_survivors`]).
 pub fn referee() -> Command {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut cmd = Command::new(bin("referee"));
-    cmd.current_dir(root());
+    cmd.current_dir(root())
+        .env(MARK_VAR, format!("{}-{n}", std::process::id()));
     cmd
+}
+
+/// The mark of a command made by [`referee`].
+fn mark_of(cmd: &Command) -> String {
+    cmd.get_envs()
+        .find(|(k, _)| *k == MARK_VAR)
+        .and_then(|(_, v)| v)
+        .expect("a command made by referee()")
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// The running processes (not zombies) whose environment holds `mark`.
+fn marked_processes(mark: &str) -> Vec<i32> {
+    let wanted = format!("{MARK_VAR}={mark}");
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|&pid| {
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|env| env.split(|&b| b == 0).any(|var| var == wanted.as_bytes()))
+                && running(pid)
+        })
+        .collect()
+}
+
+/// How many processes started by `cmd`'s referee (the referee, its bots and theirs) run now.
+pub fn count_marked(cmd: &Command) -> usize {
+    marked_processes(&mark_of(cmd)).len()
+}
+
+/// Asserts that no process started by `cmd`'s referee — the referee itself, a bot, or anything
+/// a bot started, in or out of a sandbox — is still running, allowing a second for the kernel.
+pub fn assert_no_marked_survivors(cmd: &Command) {
+    let mark = mark_of(cmd);
+    let deadline = Instant::now() + Duration::from_secs(1);
+    loop {
+        let alive = marked_processes(&mark);
+        if alive.is_empty() {
+            return;
+        }
+        let shown: Vec<String> = alive
+            .iter()
+            .map(|p| {
+                let cmdline = std::fs::read(format!("/proc/{p}/cmdline")).unwrap_or_default();
+                format!(
+                    "{p}: {}",
+                    String::from_utf8_lossy(&cmdline).replace('\0', " ")
+                )
+            })
+            .collect();
+        assert!(
+            Instant::now() < deadline,
+            "processes survived the referee: {shown:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// Runs the referee with `args` and returns its output.
@@ -122,4 +189,27 @@ pub fn wait_for_lines(file: &Path, n: usize) {
         );
         std::thread::sleep(Duration::from_millis(5));
     }
+}
+
+#[test]
+fn the_survivor_check_finds_a_marked_process_and_its_children() {
+    let cmd = referee();
+    let mut sleeper = Command::new("sh")
+        .args(["-c", "sleep 30 & wait"])
+        .env(MARK_VAR, mark_of(&cmd))
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while count_marked(&cmd) < 2 {
+        assert!(
+            Instant::now() < deadline,
+            "the shell and its sleep are found"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    for pid in marked_processes(&mark_of(&cmd)) {
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+    let _ = sleeper.wait();
+    assert_no_marked_survivors(&cmd);
 }

@@ -1,5 +1,7 @@
 //! Command-line arguments (clap). Converted to plain configs before anything runs.
 
+use super::bot_settings::{PolicyArgs, SettingsArgs};
+use crate::seat::SandboxMode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -193,16 +195,19 @@ pub struct SchemaArgs {
 /// How bots are refereed: flags shared by `match` and `tournament`.
 #[derive(Debug, Args)]
 pub struct RefereeingArgs {
-    /// Milliseconds a bot has for each decision [default: 1000].
-    #[arg(long, value_name = "MS")]
-    pub time_limit_ms: Option<u64>,
-    /// Milliseconds a bot has to start and answer hello [default: 10000].
-    #[arg(long, value_name = "MS")]
-    pub startup_limit_ms: Option<u64>,
+    /// Time control and resource limits for every bot (a config file can set them per bot).
+    #[command(flatten)]
+    pub settings: SettingsArgs,
     /// Faults after which a bot is stopped and the referee plays for it for the rest of the
     /// match [default: 3].
     #[arg(long, value_name = "N")]
     pub max_faults: Option<u32>,
+    /// What each class of fault costs.
+    #[command(flatten)]
+    pub policy: PolicyArgs,
+    /// How bot processes are isolated [default: auto: bwrap where it works, else none].
+    #[arg(long, value_enum)]
+    pub sandbox: Option<SandboxMode>,
     /// A game option, KEY=VALUE (VALUE in TOML syntax); repeatable.
     #[arg(long = "option", value_name = "KEY=VALUE")]
     pub options: Vec<String>,

@@ -11,7 +11,7 @@ use crate::runner::{
     MatchLog, MatchRecord, MatchSettings, play_match, shutdown_players, start_players,
 };
 use crate::seat::ProcessOptions;
-use protocol::{ExitCode, Limits};
+use protocol::ExitCode;
 use std::time::Duration;
 
 /// Runs `referee match`.
@@ -46,16 +46,25 @@ fn run_game<G: Builtins>(config: MatchConfig) -> Result<ExitCode, Failure> {
             .map_err(|e| Failure::usage(format!("cannot create {}: {e}", path.display())))?,
         None => MatchLog::none(),
     };
+    let outputs = config
+        .log
+        .iter()
+        .chain(&config.stderr_dir)
+        .cloned()
+        .collect();
+    let process =
+        super::bot_settings::process_options(config.refereeing.sandbox, outputs, &config.bots)?;
     let runtime = super::runtime()?;
     let outcome = runtime.block_on(async {
         let mut interrupt = Interrupt::catch();
         tokio::select! {
-            result = play::<G>(&config, &options, &mut log) => Some(result),
+            result = play::<G>(&config, &options, &process, &mut log) => Some(result),
             () = interrupt.wait() => None,
         }
     });
     // Dropping the runtime drops any bot still running, which kills its process group.
     drop(runtime);
+    crate::seat::cgroup::cleanup();
     let record = match outcome {
         None => {
             eprintln!("referee: interrupted; every bot process was stopped");
@@ -96,14 +105,10 @@ fn run_game<G: Builtins>(config: MatchConfig) -> Result<ExitCode, Failure> {
 async fn play<G: Builtins>(
     config: &MatchConfig,
     options: &G::Options,
+    process: &ProcessOptions,
     log: &mut MatchLog,
 ) -> Result<MatchRecord, crate::runner::RunError> {
-    let limits = Limits {
-        startup_ms: config.startup_ms,
-        decision_ms: config.decision_ms,
-    };
-    let process = ProcessOptions::default();
-    let mut players = start_players::<G>(&config.bots, options, limits, &process, &|spec| {
+    let mut players = start_players::<G>(&config.bots, options, process, &|spec| {
         config
             .stderr_dir
             .as_ref()
@@ -113,8 +118,8 @@ async fn play<G: Builtins>(
     let settings = MatchSettings {
         match_id: "match-1".to_string(),
         seed: config.seed,
-        limits,
-        max_faults: config.max_faults,
+        max_faults: config.refereeing.max_faults,
+        policy: config.refereeing.policy,
     };
     let record = play_match(&settings, options, &mut players, log).await;
     shutdown_players(&mut players, Duration::from_secs(1)).await;

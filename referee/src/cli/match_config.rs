@@ -1,42 +1,43 @@
 //! The settings of `referee match`, from a TOML file and flags (flags win), validated.
 
 use super::Failure;
-use super::args::{Format, MatchArgs};
+use super::args::{Format, MatchArgs, RefereeingArgs};
+use super::bot_settings::{PolicyArgs, SettingsArgs, max_faults, sandbox_mode};
 use crate::games::GameKind;
-use crate::seat::{BotSpec, Launch, spec::check_unique};
+use crate::runner::FaultPolicy;
+use crate::seat::{BotSpec, Launch, SandboxMode, spec::check_unique};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
-/// Default milliseconds per decision.
-pub const DEFAULT_DECISION_MS: u64 = 1000;
-/// Default milliseconds to start and answer hello.
-pub const DEFAULT_STARTUP_MS: u64 = 10_000;
-/// Default fault limit per bot and match.
-pub const DEFAULT_MAX_FAULTS: u32 = 3;
-
-/// A match file (`referee match match.toml`).
+/// A match file (`referee match match.toml`). Keys not listed here must be bot settings
+/// ([`SettingsArgs`]), which are checked when the file is read.
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct MatchFile {
     game: Option<String>,
     seed: Option<u64>,
     log: Option<PathBuf>,
-    time_limit_ms: Option<u64>,
-    startup_limit_ms: Option<u64>,
     max_faults: Option<u32>,
     stderr_dir: Option<PathBuf>,
+    sandbox: Option<SandboxMode>,
     #[serde(default)]
     options: toml::Table,
     #[serde(default)]
     bot: Vec<BotEntry>,
+    #[serde(flatten)]
+    policy: PolicyArgs,
+    #[serde(flatten)]
+    settings: toml::Table,
 }
 
-/// A `[[bot]]` entry of a config file.
+/// A `[[bot]]` entry of a config file: its name, command, working directory and any bot
+/// setting ([`SettingsArgs`]) of its own.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub(super) struct BotEntry {
     name: Option<String>,
     command: CommandValue,
+    workdir: Option<PathBuf>,
+    #[serde(flatten)]
+    settings: toml::Table,
 }
 
 #[derive(Debug, Deserialize)]
@@ -59,12 +60,8 @@ pub struct MatchConfig {
     pub seed_drawn: bool,
     /// Where to write the log.
     pub log: Option<PathBuf>,
-    /// Per-decision limit.
-    pub decision_ms: u64,
-    /// Start-up limit.
-    pub startup_ms: u64,
-    /// Fault limit.
-    pub max_faults: u32,
+    /// How faults are handled.
+    pub refereeing: Refereeing,
     /// Where to save stderr.
     pub stderr_dir: Option<PathBuf>,
     /// Game options as JSON.
@@ -116,13 +113,14 @@ pub fn from_args(args: MatchArgs) -> Result<MatchConfig, Failure> {
         None => MatchFile::default(),
     };
     let game = game_kind(args.game, file.game)?;
-    let bots = bot_specs(&args.bots, file.bot)?;
+    let settings = SettingsArgs::from_table(file.settings, "the match file")?;
+    let bots = bot_specs(&args.bots, file.bot, &args.refereeing.settings, &settings)?;
     let options = game_options(file.options, &args.refereeing.options)?;
-    let limits = Refereeing::from(
+    let refereeing = Refereeing::from(
         &args.refereeing,
-        file.time_limit_ms,
-        file.startup_limit_ms,
         file.max_faults,
+        &file.policy,
+        file.sandbox,
     );
     let seed = args.seed.or(file.seed);
     Ok(MatchConfig {
@@ -131,9 +129,7 @@ pub fn from_args(args: MatchArgs) -> Result<MatchConfig, Failure> {
         seed_drawn: seed.is_none(),
         seed: seed.unwrap_or_else(drawn_seed),
         log: args.log.or(file.log),
-        decision_ms: limits.decision_ms,
-        startup_ms: limits.startup_ms,
-        max_faults: limits.max_faults,
+        refereeing,
         stderr_dir: args.stderr_dir.or(file.stderr_dir),
         options,
         format: args.format,
@@ -141,25 +137,42 @@ pub fn from_args(args: MatchArgs) -> Result<MatchConfig, Failure> {
 }
 
 /// The bots from `--bot` flags, or else from the file's `[[bot]]` entries; names must be unique.
-pub(super) fn bot_specs(flags: &[String], entries: Vec<BotEntry>) -> Result<Vec<BotSpec>, Failure> {
+/// Each bot's settings come from the flags, else its entry, else the file's top level.
+pub(super) fn bot_specs(
+    flags: &[String],
+    entries: Vec<BotEntry>,
+    flag_settings: &SettingsArgs,
+    file_settings: &SettingsArgs,
+) -> Result<Vec<BotSpec>, Failure> {
     let bots = if flags.is_empty() {
         entries
             .into_iter()
-            .map(|entry| {
+            .enumerate()
+            .map(|(i, entry)| {
                 let launch = match entry.command {
                     CommandValue::List(words) => Launch::Command(words),
                     CommandValue::Line(line) => {
                         BotSpec::parse(&line).map_err(Failure::usage)?.launch
                     }
                 };
-                BotSpec::new(entry.name, launch).map_err(Failure::usage)
+                let own = SettingsArgs::from_table(entry.settings, &format!("[[bot]] #{}", i + 1))?;
+                let mut spec = BotSpec::new(entry.name, launch).map_err(Failure::usage)?;
+                spec.settings = flag_settings
+                    .or(&own)
+                    .or(file_settings)
+                    .resolve(entry.workdir);
+                Ok(spec)
             })
-            .collect::<Result<Vec<_>, _>>()?
+            .collect::<Result<Vec<_>, Failure>>()?
     } else {
         flags
             .iter()
-            .map(|b| BotSpec::parse(b).map_err(Failure::usage))
-            .collect::<Result<Vec<_>, _>>()?
+            .map(|b| {
+                let mut spec = BotSpec::parse(b).map_err(Failure::usage)?;
+                spec.settings = flag_settings.or(file_settings).resolve(None);
+                Ok(spec)
+            })
+            .collect::<Result<Vec<_>, Failure>>()?
     };
     check_unique(&bots).map_err(Failure::usage)?;
     Ok(bots)
@@ -184,36 +197,29 @@ pub(super) fn game_kind(flag: Option<String>, file: Option<String>) -> Result<Ga
     GameKind::from_name(&name).map_err(Failure::usage)
 }
 
-/// Time limits and the fault limit: flags, else the file, else the defaults.
-pub(super) struct Refereeing {
-    pub decision_ms: u64,
-    pub startup_ms: u64,
+/// How the match or tournament is refereed, beyond each bot's own settings: flags, else the
+/// file, else the defaults.
+#[derive(Debug)]
+pub struct Refereeing {
+    /// Faults after which a bot is stopped for the rest of a match.
     pub max_faults: u32,
+    /// What each class of fault costs.
+    pub policy: FaultPolicy,
+    /// How bots are isolated.
+    pub sandbox: SandboxMode,
 }
 
 impl Refereeing {
     pub(super) fn from(
-        flags: &super::args::RefereeingArgs,
-        time_limit_ms: Option<u64>,
-        startup_limit_ms: Option<u64>,
-        max_faults: Option<u32>,
+        flags: &RefereeingArgs,
+        file_max_faults: Option<u32>,
+        file_policy: &PolicyArgs,
+        file_sandbox: Option<SandboxMode>,
     ) -> Self {
         Refereeing {
-            decision_ms: flags
-                .time_limit_ms
-                .or(time_limit_ms)
-                .unwrap_or(DEFAULT_DECISION_MS)
-                .max(1),
-            startup_ms: flags
-                .startup_limit_ms
-                .or(startup_limit_ms)
-                .unwrap_or(DEFAULT_STARTUP_MS)
-                .max(1),
-            max_faults: flags
-                .max_faults
-                .or(max_faults)
-                .unwrap_or(DEFAULT_MAX_FAULTS)
-                .max(1),
+            max_faults: max_faults(flags.max_faults, file_max_faults),
+            policy: flags.policy.resolve(file_policy),
+            sandbox: sandbox_mode(flags.sandbox, file_sandbox),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 mod args;
 mod board_render;
+mod bot_settings;
 mod checks;
 mod leaderboard_cmd;
 mod match_cmd;
@@ -49,6 +50,12 @@ fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
 
 /// Runs the `referee` command with the process's arguments and returns its exit code.
 pub fn main() -> i32 {
+    // Another process of the same user cannot read the referee's memory or open its pipes
+    // through /proc/PID/fd, and no core dump of it (which would hold every hand) is written.
+    // SAFETY: prctl with integer arguments only.
+    unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0);
+    }
     let cli = match args::Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {

@@ -10,14 +10,13 @@ use super::output::{out, outln};
 use super::tournament_config::{self, TournamentConfig};
 use crate::bots::Builtins;
 use crate::engine::Game;
-use crate::seat::ProcessOptions;
 use crate::tournament::results::{MetaBot, read_results};
 use crate::tournament::{
     MatchResult, PoolSettings, ResultsFile, ScheduleSpec, TournamentMeta, compute, run_pool,
     schedule,
 };
 use indicatif::{ProgressBar, ProgressStyle};
-use protocol::{ExitCode, Limits};
+use protocol::ExitCode;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 
@@ -67,10 +66,6 @@ fn run_game<G: Builtins>(config: TournamentConfig) -> Result<ExitCode, Failure> 
             "referee: note: {matches} matches is not a whole number of cycles ({unit} each): seats are not exactly balanced"
         );
     }
-    let limits = Limits {
-        startup_ms: config.startup_ms,
-        decision_ms: config.decision_ms,
-    };
     let meta = TournamentMeta {
         game: G::NAME.to_string(),
         options: config.options.clone(),
@@ -80,6 +75,7 @@ fn run_game<G: Builtins>(config: TournamentConfig) -> Result<ExitCode, Failure> 
             .map(|b| MetaBot {
                 name: b.name.clone(),
                 command: b.describe(),
+                limits: b.settings.time.limits,
             })
             .collect(),
         players,
@@ -89,8 +85,8 @@ fn run_game<G: Builtins>(config: TournamentConfig) -> Result<ExitCode, Failure> 
         matches,
         seed: config.seed,
         duplicate: config.duplicate,
-        limits,
-        max_faults: config.max_faults,
+        max_faults: config.refereeing.max_faults,
+        policy: config.refereeing.policy,
     };
     let mut scheduled = schedule::build(&ScheduleSpec {
         format: config.format,
@@ -142,9 +138,13 @@ fn run_game<G: Builtins>(config: TournamentConfig) -> Result<ExitCode, Failure> 
     let settings = PoolSettings::<G> {
         specs: config.bots.clone(),
         options,
-        limits,
-        max_faults: config.max_faults,
-        process: ProcessOptions::default(),
+        max_faults: config.refereeing.max_faults,
+        policy: config.refereeing.policy,
+        process: super::bot_settings::process_options(
+            config.refereeing.sandbox,
+            vec![config.out.clone()],
+            &config.bots,
+        )?,
         stderr_dir: Some(stderr_dir),
         logs_dir: config.logs.then_some(logs_dir),
         jobs: config.jobs,
@@ -211,6 +211,7 @@ fn run_game<G: Builtins>(config: TournamentConfig) -> Result<ExitCode, Failure> 
         }
     });
     drop(runtime); // stops every bot process still running
+    crate::seat::cgroup::cleanup();
     if let Some(bar) = &progress {
         bar.finish_and_clear();
     }

@@ -2,17 +2,19 @@
 
 use super::Failure;
 use super::args::{BoardFormat, ScheduleArg, TournamentArgs};
+use super::bot_settings::{PolicyArgs, SettingsArgs};
 use super::match_config::{BotEntry, Refereeing, bot_specs, game_kind, game_options, read_toml};
 use crate::games::GameKind;
 use crate::seat::BotSpec;
+use crate::seat::SandboxMode;
 use crate::tournament::Format;
 use serde::Deserialize;
 use std::path::PathBuf;
 
 /// A tournament file (`referee tournament tournament.toml`); every key is documented in
-/// `docs/tournament.md`.
+/// `docs/tournament.md`. Keys not listed here must be bot settings ([`SettingsArgs`]), which
+/// are checked when the file is read.
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct TournamentFile {
     game: Option<String>,
     players: Option<usize>,
@@ -24,14 +26,17 @@ struct TournamentFile {
     candidate: Option<String>,
     duplicate: Option<bool>,
     logs: Option<bool>,
-    time_limit_ms: Option<u64>,
-    startup_limit_ms: Option<u64>,
     max_faults: Option<u32>,
+    sandbox: Option<SandboxMode>,
     format: Option<BoardFormat>,
     #[serde(default)]
     options: toml::Table,
     #[serde(default)]
     bot: Vec<BotEntry>,
+    #[serde(flatten)]
+    policy: PolicyArgs,
+    #[serde(flatten)]
+    settings: toml::Table,
 }
 
 /// A validated tournament configuration (the player count and match count are settled against
@@ -66,12 +71,8 @@ pub struct TournamentConfig {
     pub logs: bool,
     /// No progress bar.
     pub quiet: bool,
-    /// Per-decision limit.
-    pub decision_ms: u64,
-    /// Start-up limit.
-    pub startup_ms: u64,
-    /// Fault limit.
-    pub max_faults: u32,
+    /// How faults are handled and bots isolated.
+    pub refereeing: Refereeing,
     /// Game options.
     pub options: serde_json::Value,
     /// Leaderboard format.
@@ -105,13 +106,14 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentConfig, Failure> {
         None => TournamentFile::default(),
     };
     let game = game_kind(args.game, file.game)?;
-    let limits = Refereeing::from(
+    let refereeing = Refereeing::from(
         &args.refereeing,
-        file.time_limit_ms,
-        file.startup_limit_ms,
         file.max_faults,
+        &file.policy,
+        file.sandbox,
     );
-    let bots = bot_specs(&args.bots, file.bot)?;
+    let settings = SettingsArgs::from_table(file.settings, "the tournament file")?;
+    let bots = bot_specs(&args.bots, file.bot, &args.refereeing.settings, &settings)?;
     let format = match args.schedule {
         Some(ScheduleArg::RoundRobin) => Format::RoundRobin,
         Some(ScheduleArg::Sampled) => Format::Sampled,
@@ -151,9 +153,7 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentConfig, Failure> {
         shard: args.shard.as_deref().map(parse_shard).transpose()?,
         logs: args.logs || file.logs.unwrap_or(false),
         quiet: args.quiet,
-        decision_ms: limits.decision_ms,
-        startup_ms: limits.startup_ms,
-        max_faults: limits.max_faults,
+        refereeing,
         options: game_options(file.options, &args.refereeing.options)?,
         board: args.format.or(file.format).unwrap_or_default(),
     })

@@ -4,6 +4,7 @@
 //! [`LogRecord::Fault`] lines where bots misbehaved), and last a [`LogRecord::Result`] holding
 //! the scores, ranks and the whole final state, hidden parts included.
 
+use super::policy::FaultPolicy;
 use protocol::{FaultKind, Limits};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -11,7 +12,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 /// The format version of match logs.
-pub const LOG_VERSION: u32 = 1;
+pub const LOG_VERSION: u32 = 2;
 
 /// A player as the log records it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -23,6 +24,8 @@ pub struct LogPlayer {
     /// The name the bot gave in its hello, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hello_name: Option<String>,
+    /// The time limits it was held to.
+    pub limits: Limits,
 }
 
 /// One line of a match log.
@@ -43,10 +46,10 @@ pub enum LogRecord {
         options: Value,
         /// The players by seat.
         players: Vec<LogPlayer>,
-        /// The time limits.
-        limits: Limits,
         /// Faults after which a bot is stopped for the rest of the match.
         max_faults: u32,
+        /// What each class of fault costs.
+        policy: FaultPolicy,
     },
     /// One decision.
     Action {
@@ -62,6 +65,9 @@ pub enum LogRecord {
         substituted: bool,
         /// How long the bot took, in milliseconds.
         ms: f64,
+        /// Whether the reply came late and a soft overrun covered it.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        overrun: bool,
     },
     /// A fault.
     Fault {

@@ -2,10 +2,11 @@
 
 use super::log::{LOG_VERSION, LogPlayer, LogRecord, MatchLog};
 use super::players::{Player, is_usable, line};
+use super::policy::{FaultPolicy, forfeit_ranks};
 use super::record::{FaultRecord, MatchRecord, SeatStats};
 use crate::engine::{Addressed, Game, SetupError, Turn, seed};
-use crate::seat::{Fault, Seat};
-use protocol::{ErrorMsg, EventMsg, FaultKind, Limits, MatchEnd, MatchStart, Request, ToBot};
+use crate::seat::{Clock, Fault, Seat, Timing};
+use protocol::{ErrorMsg, EventMsg, FaultKind, MatchEnd, MatchStart, Request, ToBot};
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -16,11 +17,11 @@ pub struct MatchSettings {
     pub match_id: String,
     /// The match seed: all chance in the game and the bots' seeds derive from it.
     pub seed: u64,
-    /// Time limits.
-    pub limits: Limits,
     /// Faults after which a bot is ejected from the match (its process stopped, its remaining
     /// decisions played by the referee). Faults that leave no usable process eject at once.
     pub max_faults: u32,
+    /// What each class of fault costs.
+    pub policy: FaultPolicy,
 }
 
 /// A failure of the referee itself (never of a bot).
@@ -35,10 +36,11 @@ pub enum RunError {
 }
 
 /// Per-seat bookkeeping during a match.
-#[derive(Default)]
 struct SeatState {
     faults: u32,
     ejected: bool,
+    forfeited: bool,
+    clock: Clock,
     /// Whether the seat is a bot process that is told events.
     listens: bool,
     /// Lines waiting to be written to the bot with its next request.
@@ -52,6 +54,7 @@ struct Books<'l> {
     faults: Vec<FaultRecord>,
     seats: Vec<SeatState>,
     max_faults: u32,
+    policy: FaultPolicy,
 }
 
 impl Books<'_> {
@@ -85,15 +88,23 @@ impl Books<'_> {
     ) -> std::io::Result<()> {
         let state = &mut self.seats[seat];
         state.faults += 1;
-        let eject = stops_the_bot(fault.fault, state.faults, self.max_faults);
+        let eject = self
+            .policy
+            .stops(fault.fault, state.faults, self.max_faults);
+        let forfeit = self.policy.forfeits(fault.fault);
         let mut message = fault.message.clone();
-        if eject {
+        if forfeit {
+            message.push_str(
+                "; the bot forfeits the match (ranked last) and the referee plays for it for the rest of the match",
+            );
+        } else if eject {
             message.push_str(if fault.fault.is_terminal() {
                 "; the referee plays for this seat for the rest of the match"
             } else {
                 "; fault limit reached: the bot is stopped and the referee plays for it for the rest of the match"
             });
         }
+        state.forfeited |= forfeit;
         if let Seat::Process(bot) = &mut player.seat {
             state
                 .pending
@@ -155,25 +166,50 @@ pub async fn play_match<G: Game>(
                 name: p.name.clone(),
                 bot: p.bot.clone(),
                 hello_name: p.hello_name.clone(),
+                limits: p.time.limits,
             })
             .collect(),
-        limits: settings.limits,
         max_faults: settings.max_faults,
+        policy: settings.policy,
     })?;
 
     let mut books = Books {
         log,
         faults: Vec::new(),
-        seats: players.iter().map(|_| SeatState::default()).collect(),
+        seats: players
+            .iter()
+            .map(|p| SeatState {
+                faults: 0,
+                ejected: false,
+                forfeited: false,
+                clock: Clock::new(p.time),
+                listens: false,
+                pending: Vec::new(),
+                stats: SeatStats::default(),
+            })
+            .collect(),
         max_faults: settings.max_faults,
+        policy: settings.policy,
     };
     let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
     for (i, player) in players.iter_mut().enumerate() {
-        if let Some(fault) = player.startup_fault.take() {
+        let absent = match player.startup_fault.take() {
+            Some(fault) => Some(fault),
+            None if !is_usable(player) => Some(Fault::new(
+                FaultKind::Exited,
+                "the bot's process is not running (stopped or not started in an earlier match)",
+            )),
+            None => None,
+        };
+        if let Some(mut fault) = absent {
+            let forfeit = books.policy.forfeits(fault.fault);
+            fault.message.push_str(if forfeit {
+                "; the bot forfeits the match (ranked last) and the referee plays for its seat"
+            } else {
+                "; the referee plays for this seat"
+            });
+            books.seats[i].forfeited = forfeit;
             books.record(i, None, fault)?;
-        } else if !is_usable(player) {
-            let gone = "the bot's process is not running (stopped or not started in an earlier match); the referee plays for this seat";
-            books.record(i, None, Fault::new(FaultKind::Exited, gone))?;
         }
         let state = &mut books.seats[i];
         state.ejected = !is_usable(player);
@@ -202,27 +238,16 @@ pub async fn play_match<G: Game>(
     while let Some(turn) = game.to_move() {
         let seat = turn.seat;
         let player = &mut players[seat];
-        let asked = Instant::now();
         let mut noise = Vec::new();
+        let mut timing = (0.0, false);
         let answer = if books.seats[seat].ejected {
             None
         } else {
             let state = &mut books.seats[seat];
             let left = settings.max_faults.saturating_sub(state.faults) as usize;
-            Some(
-                ask(
-                    &game,
-                    turn,
-                    player,
-                    state,
-                    settings.limits.decision_ms,
-                    left,
-                    &mut noise,
-                )
-                .await,
-            )
+            Some(ask(&game, turn, player, state, left, &mut noise, &mut timing).await)
         };
-        let elapsed_ms = round_ms(asked.elapsed());
+        let (elapsed_ms, overrun) = timing;
         for fault in noise {
             if !books.seats[seat].ejected {
                 books.punish(seat, player, (n, None), fault, None).await?;
@@ -251,6 +276,7 @@ pub async fn play_match<G: Game>(
             stats.total_ms += elapsed_ms;
             stats.max_ms = stats.max_ms.max(elapsed_ms);
             stats.times.record(elapsed_ms);
+            stats.overruns += u32::from(overrun);
         }
         // Serializing the action is skipped entirely when no log is kept.
         if books.log.is_enabled() {
@@ -261,6 +287,7 @@ pub async fn play_match<G: Game>(
                 action: serde_json::to_value(&action).expect("actions serialize"),
                 substituted,
                 ms: elapsed_ms,
+                overrun,
             })?;
         }
         events.clear();
@@ -271,8 +298,10 @@ pub async fn play_match<G: Game>(
     }
 
     let outcome = game.outcome().expect("the match is over");
-    let limit = Duration::from_millis(settings.limits.decision_ms);
+    let forfeited: Vec<bool> = books.seats.iter().map(|s| s.forfeited).collect();
+    let ranks = forfeit_ranks(&outcome.ranks, &forfeited);
     for (i, player) in players.iter_mut().enumerate() {
+        let limit = Duration::from_millis(player.time.limits.decision_ms);
         if let (Seat::Process(bot), false) = (&mut player.seat, books.seats[i].ejected) {
             let state = &mut books.seats[i];
             state
@@ -280,7 +309,7 @@ pub async fn play_match<G: Game>(
                 .extend(line(&ToBot::<(), (), ()>::MatchEnd(MatchEnd {
                     match_id: settings.match_id.clone(),
                     scores: outcome.scores.clone(),
-                    ranks: outcome.ranks.clone(),
+                    ranks: ranks.clone(),
                 })));
             let written = bot.write(&state.pending, limit).await;
             state.pending.clear();
@@ -291,10 +320,11 @@ pub async fn play_match<G: Game>(
             }
         }
         books.seats[i].stats.ejected = books.seats[i].ejected;
+        books.seats[i].stats.forfeited = books.seats[i].forfeited;
     }
     books.log.write(&LogRecord::Result {
         scores: outcome.scores.clone(),
-        ranks: outcome.ranks.clone(),
+        ranks: ranks.clone(),
         truth: game.truth(),
     })?;
     books.log.flush()?;
@@ -304,7 +334,7 @@ pub async fn play_match<G: Game>(
         seed: settings.seed,
         players: names,
         scores: outcome.scores,
-        ranks: outcome.ranks,
+        ranks,
         faults: books.faults,
         stats: books.seats.into_iter().map(|s| s.stats).collect(),
         duration_ms: round_ms(started.elapsed()),
@@ -313,23 +343,30 @@ pub async fn play_match<G: Game>(
 
 /// Asks the seat to move for its action and checks it: syntax first (JSON, message, the game's
 /// action for this phase), then legality. Lines that are not the reply go to `noise` (at most
-/// `max_noise`, the faults the bot has left before it is stopped).
+/// `max_noise`, the faults the bot has left before it is stopped). `timing` receives the time
+/// taken, in milliseconds, and whether a soft overrun covered it.
 async fn ask<G: Game>(
     game: &G,
     turn: Turn,
     player: &mut Player<G>,
     state: &mut SeatState,
-    decision_ms: u64,
     max_noise: usize,
     noise: &mut Vec<Fault>,
+    timing: &mut (f64, bool),
 ) -> Result<G::Action, Fault> {
     let view = game.view(turn.seat);
     let legal = game.legal_actions();
     let action = match &mut player.seat {
-        Seat::Builtin(strategy) => strategy.decide(&view, legal.as_deref()),
+        Seat::Builtin(strategy) => {
+            let started = Instant::now();
+            let action = strategy.decide(&view, legal.as_deref());
+            timing.0 = round_ms(started.elapsed());
+            action
+        }
         Seat::Process(bot) => {
             let id = player.next_id;
             player.next_id += 1;
+            let allowance = state.clock.allowance();
             state
                 .pending
                 .extend(line(&ToBot::<_, _, ()>::Request(Request {
@@ -337,15 +374,48 @@ async fn ask<G: Game>(
                     phase: turn.phase.to_string(),
                     view: &view,
                     legal: legal.as_ref().map(|l| l.iter().collect()),
-                    time_left_ms: decision_ms,
+                    time_left_ms: allowance.told_ms(),
                 })));
-            let limit = Duration::from_millis(decision_ms);
-            let written = bot.write(&state.pending, limit).await;
+            let written = bot.write(&state.pending, allowance.wait).await;
             state.pending.clear();
             written?;
-            let value = bot
-                .read_reply(id, Instant::now() + limit, max_noise, noise)
-                .await?;
+            // The clock runs from the moment the request is written until the reply is read.
+            let sent = Instant::now();
+            let reply = bot
+                .read_reply(id, sent + allowance.wait, max_noise, noise)
+                .await;
+            let elapsed = sent.elapsed();
+            timing.0 = round_ms(elapsed);
+            let value = match reply {
+                Ok(value) => value,
+                Err(mut fault) => {
+                    state.clock.spend(elapsed);
+                    if fault.fault == FaultKind::Timeout {
+                        fault.message = format!(
+                            "{} of {} ms{}",
+                            fault.message,
+                            allowance.told_ms(),
+                            clock_note(player.time.limits.bank_ms.is_some())
+                        );
+                    }
+                    return Err(fault);
+                }
+            };
+            match state.clock.charge(allowance, elapsed) {
+                Timing::InTime => {}
+                Timing::Overrun => timing.1 = true,
+                Timing::Late => {
+                    return Err(Fault::new(
+                        FaultKind::Timeout,
+                        format!(
+                            "the reply came after {:.1} ms, over the time limit of {} ms{}",
+                            timing.0,
+                            allowance.told_ms(),
+                            clock_note(player.time.limits.bank_ms.is_some())
+                        ),
+                    ));
+                }
+            }
             game.parse_action(value.clone()).map_err(|expected| {
                 let message = format!(
                     "the action {value} is not a {} action: {expected}",
@@ -369,11 +439,13 @@ async fn ask<G: Game>(
         })
 }
 
-/// Whether a fault stops the bot for the rest of the match: it leaves no usable process, or it
-/// is the bot's `max_faults`-th counted fault of the match. The runner applies this rule and
-/// `referee replay` checks logs against it.
-pub fn stops_the_bot(fault: FaultKind, counted: u32, max_faults: u32) -> bool {
-    fault.is_terminal() || counted >= max_faults
+/// Says where a time limit came from when a bank is in play.
+fn clock_note(bank: bool) -> &'static str {
+    if bank {
+        " (the smaller of the per-decision limit and the time left in the bank)"
+    } else {
+        ""
+    }
 }
 
 fn round_ms(d: Duration) -> f64 {

@@ -9,10 +9,12 @@ mod histogram;
 mod log;
 mod match_runner;
 mod players;
+mod policy;
 mod record;
 
 pub use histogram::TimeHistogram;
 pub use log::{LOG_VERSION, LogPlayer, LogRecord, MatchLog};
-pub use match_runner::{MatchSettings, RunError, play_match, stops_the_bot};
+pub use match_runner::{MatchSettings, RunError, play_match};
 pub use players::{Player, is_usable, shutdown_players, start_players};
+pub use policy::{FaultClass, FaultPolicy, Penalty, class, forfeit_ranks};
 pub use record::{FaultRecord, MatchRecord, SeatStats};

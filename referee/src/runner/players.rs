@@ -4,8 +4,8 @@
 
 use crate::bots::Builtins;
 use crate::engine::Game;
-use crate::seat::{BotSpec, Fault, Launch, ProcessBot, ProcessOptions, Seat};
-use protocol::{Goodbye, Hello, Limits, PROTOCOL_VERSION, ToBot};
+use crate::seat::{BotSpec, Fault, Launch, ProcessBot, ProcessOptions, Seat, TimeControl};
+use protocol::{Goodbye, Hello, PROTOCOL_VERSION, ToBot};
 use std::time::Duration;
 
 /// One seat's player for the matches to come.
@@ -16,6 +16,8 @@ pub struct Player<G: Game> {
     pub bot: String,
     /// What plays.
     pub seat: Seat<G>,
+    /// Its time control.
+    pub time: TimeControl,
     /// The name the bot gave in its hello.
     pub hello_name: Option<String>,
     /// A fault from start-up, reported in the next match.
@@ -31,6 +33,7 @@ impl<G: Game> Player<G> {
             name: name.into(),
             bot: bot.into(),
             seat,
+            time: TimeControl::default(),
             hello_name: None,
             startup_fault: None,
             next_id: 0,
@@ -47,25 +50,20 @@ pub(crate) fn line<V: serde::Serialize, A: serde::Serialize, E: serde::Serialize
     bytes
 }
 
-/// Starts every player: spawns the processes, sends `hello` to all at once and waits (up to the
-/// start-up limit) for their replies. Specs must have been resolved already. `stderr_file`
-/// names the file each bot process's stderr is saved to, if any.
+/// Starts every player: spawns the processes (each with its own settings from its spec), sends
+/// `hello` to all at once and waits (up to each one's start-up limit) for their replies. Specs
+/// must have been resolved already. `stderr_file` names the file each bot process's stderr is
+/// saved to, if any.
 ///
 /// # Panics
 /// If a spec names a built-in the game does not have (check with [`Builtins::builtin`] first).
 pub async fn start_players<G: Builtins>(
     specs: &[BotSpec],
     options: &G::Options,
-    limits: Limits,
     process: &ProcessOptions,
     stderr_file: &dyn Fn(&BotSpec) -> Option<std::path::PathBuf>,
 ) -> Vec<Player<G>> {
-    let hello = line(&ToBot::<(), (), ()>::Hello(Hello {
-        protocol: PROTOCOL_VERSION,
-        game: G::NAME.to_string(),
-        options: serde_json::to_value(options).expect("options serialize"),
-        limits,
-    }));
+    let options = serde_json::to_value(options).expect("options serialize");
     let mut players = Vec::with_capacity(specs.len());
     for spec in specs {
         let (seat, startup_fault) = match &spec.launch {
@@ -76,6 +74,8 @@ pub async fn start_players<G: Builtins>(
             Launch::Command(words) => {
                 let mut opts = process.clone();
                 opts.stderr_file = stderr_file(spec);
+                opts.limits = spec.settings.limits;
+                opts.workdir = spec.settings.workdir.clone();
                 match ProcessBot::spawn(words, &opts).await {
                     Ok(bot) => (Seat::Process(Box::new(bot)), None),
                     Err(fault) => (Seat::Absent, Some(fault)),
@@ -83,15 +83,22 @@ pub async fn start_players<G: Builtins>(
             }
         };
         let mut player = Player::new(spec.name.clone(), spec.describe(), seat);
+        player.time = spec.settings.time;
         player.startup_fault = startup_fault;
         players.push(player);
     }
-    let startup = Duration::from_millis(limits.startup_ms);
     let handshakes = players.iter_mut().map(|player| {
-        let hello = &hello;
+        let limits = player.time.limits;
+        let hello = line(&ToBot::<(), (), ()>::Hello(Hello {
+            protocol: PROTOCOL_VERSION,
+            game: G::NAME.to_string(),
+            options: options.clone(),
+            limits,
+        }));
         async move {
             if let Seat::Process(bot) = &mut player.seat {
-                match bot.handshake(hello, startup).await {
+                let startup = Duration::from_millis(limits.startup_ms);
+                match bot.handshake(&hello, startup).await {
                     Ok(reply) => player.hello_name = Some(reply.name),
                     Err(fault) => {
                         bot.kill().await;

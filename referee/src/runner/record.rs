@@ -30,6 +30,12 @@ pub struct SeatStats {
     pub max_ms: f64,
     /// Whether the bot was ejected (its process stopped) during the match.
     pub ejected: bool,
+    /// Whether the bot forfeited the match (it is ranked last).
+    #[serde(default)]
+    pub forfeited: bool,
+    /// Late replies accepted as soft overruns.
+    #[serde(default)]
+    pub overruns: u32,
     /// The bot's own decision times (substituted decisions excluded).
     pub times: TimeHistogram,
 }

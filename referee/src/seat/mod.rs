@@ -4,14 +4,21 @@
 //! or a built-in [`Strategy`](crate::bots::Strategy) called in-process with the same view. Bot
 //! misbehaviour is never an `Err` here: it is a [`Fault`], recorded by the match runner.
 
+pub mod cgroup;
+pub mod clock;
 mod fault;
+pub mod limits;
 pub mod process;
+pub mod sandbox;
 pub mod spec;
 mod stderr;
 
+pub use clock::{Allowance, Clock, TimeControl, Timing};
 pub use fault::Fault;
+pub use limits::ResourceLimits;
 pub use process::{ProcessBot, ProcessOptions};
-pub use spec::{BotSpec, BotSpecError, Launch};
+pub use sandbox::{Sandbox, SandboxMode};
+pub use spec::{BotSettings, BotSpec, BotSpecError, Launch};
 
 use crate::bots::Strategy;
 use crate::engine::Game;

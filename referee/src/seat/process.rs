@@ -7,6 +7,9 @@
 //! killed when the bot is shut down or dropped, so no child outlives the referee.
 
 use super::Fault;
+use super::cgroup::BotCgroup;
+use super::limits::{self, ResourceLimits};
+use super::sandbox::Sandbox;
 use super::stderr::{self, StderrTail};
 use futures::StreamExt;
 use process_wrap::tokio::{ChildWrapper, CommandWrap, KillOnDrop, ProcessGroup};
@@ -34,6 +37,14 @@ pub struct ProcessOptions {
     pub stderr_cap: u64,
     /// How long a bot has to exit by itself after `goodbye` before its group is killed.
     pub exit_grace: Duration,
+    /// The sandbox bots run in.
+    pub sandbox: Sandbox,
+    /// Paths a sandboxed bot must not see (the referee's output, other bots' directories).
+    pub hidden: Vec<PathBuf>,
+    /// This bot's resource limits.
+    pub limits: ResourceLimits,
+    /// This bot's working directory, if not the referee's.
+    pub workdir: Option<PathBuf>,
 }
 
 impl Default for ProcessOptions {
@@ -43,6 +54,10 @@ impl Default for ProcessOptions {
             stderr_file: None,
             stderr_cap: 1 << 20,
             exit_grace: Duration::from_secs(1),
+            sandbox: Sandbox::None,
+            hidden: Vec::new(),
+            limits: ResourceLimits::default(),
+            workdir: None,
         }
     }
 }
@@ -59,6 +74,12 @@ pub struct ProcessBot {
     alive: bool,
     /// Requests that timed out (the most recent few): their late replies are dropped silently.
     expired: std::collections::VecDeque<u64>,
+    /// The bot's control groups, if the machine allows them.
+    cgroup: Option<BotCgroup>,
+    /// Whether the bot runs under bubblewrap (its exit status is then bubblewrap's).
+    sandboxed: bool,
+    /// Its resource limits, for fault messages.
+    limits: ResourceLimits,
 }
 
 impl ProcessBot {
@@ -67,29 +88,60 @@ impl ProcessBot {
     /// # Errors
     /// A [`FaultKind::SpawnFailed`] fault when the program cannot be started.
     pub async fn spawn(command: &[String], options: &ProcessOptions) -> Result<Self, Fault> {
-        let (program, args) = command
-            .split_first()
-            .ok_or_else(|| Fault::new(FaultKind::SpawnFailed, "empty command"))?;
+        if command.is_empty() {
+            return Err(Fault::new(FaultKind::SpawnFailed, "empty command"));
+        }
+        let limits = options.limits;
+        let cgroup = BotCgroup::create(limits.memory_bytes(), limits.processes());
+        let rlimits = limits.rlimits(cgroup.is_some());
+        let join_fds = cgroup.as_ref().map(BotCgroup::join_fds).unwrap_or_default();
+        let wrapped = options.sandbox.wrap(
+            command,
+            options.workdir.as_deref(),
+            &options.hidden,
+            limits.file_bytes(),
+        );
+        let (program, args) = wrapped.split_first().expect("not empty");
         let mut wrap = CommandWrap::with_new(program, |cmd| {
             cmd.args(args)
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped());
+            if let Some(dir) = &options.workdir {
+                cmd.current_dir(dir);
+            }
         });
-        // If the referee dies without cleaning up (SIGKILL), the kernel kills the bot too.
-        // SAFETY: the closure runs in the child between fork and exec and only calls prctl,
-        // which is async-signal-safe.
+        // SAFETY: the closure runs in the child between fork and exec and only makes
+        // async-signal-safe system calls (prctl, write, setrlimit, close_range) on memory
+        // prepared before the fork.
         unsafe {
-            wrap.command_mut().pre_exec(|| {
+            wrap.command_mut().pre_exec(move || {
+                // If the referee dies without cleaning up (SIGKILL), the kernel kills the bot too.
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                // Join the bot's control groups before it runs a single instruction of its own.
+                for &fd in &join_fds {
+                    if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                }
+                limits::apply(&rlimits)?;
+                // No descriptor but the three standard ones survives the exec, whatever the
+                // referee's own parent left open.
+                libc::syscall(
+                    libc::SYS_close_range,
+                    3u32,
+                    u32::MAX,
+                    libc::CLOSE_RANGE_CLOEXEC,
+                );
                 Ok(())
             });
         }
         wrap.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
+        let shown = &command[0];
         let mut child = wrap.spawn().map_err(|e| {
             Fault::new(
                 FaultKind::SpawnFailed,
-                format!("cannot start '{program}': {e}"),
+                format!("cannot start '{shown}': {e}"),
             )
         })?;
         let pid = child.id().unwrap_or(0);
@@ -119,12 +171,8 @@ impl ProcessBot {
             lines: FramedRead::new(
                 stdout,
                 AnyDelimiterCodec::new_with_max_length(
-                    b"
-"
-                    .to_vec(),
-                    b"
-"
-                    .to_vec(),
+                    b"\n".to_vec(),
+                    b"\n".to_vec(),
                     options.max_line_bytes,
                 ),
             ),
@@ -133,6 +181,9 @@ impl ProcessBot {
             pid,
             alive: true,
             expired: std::collections::VecDeque::new(),
+            cgroup,
+            sandboxed: options.sandbox.is_bwrap(),
+            limits,
         })
     }
 
@@ -311,23 +362,52 @@ impl ProcessBot {
                 self.exited_fault("the bot exited (a process it started still holds its output)")
                     .await
             }
-            _ => Fault::new(FaultKind::Timeout, "no reply within the time limit"),
+            _ => Fault::new(
+                FaultKind::Timeout,
+                format!("no reply within the time limit{}", self.limit_notes()),
+            ),
         }
     }
 
-    /// An `exited` fault whose message says how the bot ended and what it last wrote to stderr.
+    /// What the control group saw that explains a fault, as a suffix for its message.
+    fn limit_notes(&self) -> String {
+        match &self.cgroup {
+            Some(group) if group.process_limit_hit() => format!(
+                "; it reached its limit of {} processes and threads",
+                self.limits.processes().unwrap_or(0)
+            ),
+            _ => String::new(),
+        }
+    }
+
+    /// The signal that ended the bot, seen through bubblewrap (which exits with 128 + the
+    /// signal of the process it ran) when sandboxed.
+    fn signal_of(&self, status: std::process::ExitStatus) -> Option<i32> {
+        use std::os::unix::process::ExitStatusExt;
+        status.signal().or_else(|| {
+            status
+                .code()
+                .filter(|&c| self.sandboxed && c > 128 && c < 160)
+                .map(|c| c - 128)
+        })
+    }
+
+    /// An `exited` fault whose message says how the bot ended and what it last wrote to stderr,
+    /// or a `resource_limit` fault when a limit killed it.
     async fn exited_fault(&mut self, what: &str) -> Fault {
         let status = timeout(Duration::from_millis(300), self.child.wait()).await;
-        let how = match status {
-            Ok(Ok(status)) => match (
-                status.code(),
-                std::os::unix::process::ExitStatusExt::signal(&status),
-            ) {
-                (Some(code), _) => format!("; it exited with code {code}"),
-                (None, Some(sig)) => format!("; it was killed by signal {sig}"),
-                _ => String::new(),
+        let status = match status {
+            Ok(Ok(status)) => Some(status),
+            _ => None,
+        };
+        let signal = status.and_then(|s| self.signal_of(s));
+        let how = match (status, signal) {
+            (_, Some(sig)) => format!("; it was killed by signal {sig}"),
+            (Some(status), None) => match status.code() {
+                Some(code) => format!("; it exited with code {code}"),
+                None => String::new(),
             },
-            _ => "; the process is still running".to_string(),
+            (None, _) => "; the process is still running".to_string(),
         };
         let tail = self.stderr.text();
         let last: Vec<&str> = tail.lines().rev().take(3).collect();
@@ -337,7 +417,33 @@ impl ProcessBot {
             let joined: Vec<&str> = last.into_iter().rev().collect();
             format!("; last stderr: {}", excerpt(&joined.join(" | ")))
         };
-        Fault::new(FaultKind::Exited, format!("{what}{how}{stderr}"))
+        let notes = self.limit_notes();
+        let mb = |bytes: Option<u64>| bytes.unwrap_or(0) >> 20;
+        let limit = if self.cgroup.as_ref().is_some_and(BotCgroup::oom_killed) {
+            Some(format!(
+                "the bot went over its memory limit of {} MiB and the kernel killed it",
+                mb(self.limits.memory_bytes())
+            ))
+        } else if signal == Some(libc::SIGXCPU) {
+            Some(format!(
+                "the bot used up its CPU-time limit of {} s",
+                self.limits.cpu_seconds().unwrap_or(0)
+            ))
+        } else if signal == Some(libc::SIGXFSZ) {
+            Some(format!(
+                "the bot wrote past its file-size limit of {} MiB",
+                mb(self.limits.file_bytes())
+            ))
+        } else {
+            None
+        };
+        match limit {
+            Some(limit) => Fault::new(
+                FaultKind::ResourceLimit,
+                format!("{limit} ({what}{how}){notes}{stderr}"),
+            ),
+            None => Fault::new(FaultKind::Exited, format!("{what}{how}{notes}{stderr}")),
+        }
     }
 
     /// Ends the process: optionally writes `last` (a `goodbye`, or the `error` saying why the bot
@@ -364,6 +470,10 @@ impl ProcessBot {
         self.stdin = None;
         let _ = self.child.signal(libc::SIGKILL);
         let _ = timeout(Duration::from_secs(2), self.child.wait()).await;
+        // Whatever left the process group (a `setsid` descendant) is still in the control group.
+        if let Some(group) = &self.cgroup {
+            group.kill_all();
+        }
         if let Some(drain) = self.drain.take() {
             let _ = timeout(Duration::from_millis(500), drain).await;
         }

@@ -1,6 +1,7 @@
 //! Bot specifications from the command line or a config file: `NAME=COMMAND`, a command alone,
 //! or `builtin:NAME`; a command is split like a shell would, or given as a list.
 
+use super::{ResourceLimits, TimeControl};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
@@ -13,6 +14,17 @@ pub enum Launch {
     Command(Vec<String>),
 }
 
+/// How a bot is held: its time control, resource limits and working directory.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BotSettings {
+    /// Its time limits and overrun tolerance.
+    pub time: TimeControl,
+    /// Its resource limits.
+    pub limits: ResourceLimits,
+    /// Its working directory (writable in the sandbox); relative commands are found from it.
+    pub workdir: Option<PathBuf>,
+}
+
 /// A named bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BotSpec {
@@ -20,6 +32,8 @@ pub struct BotSpec {
     pub name: String,
     /// How it is launched.
     pub launch: Launch,
+    /// How it is held.
+    pub settings: BotSettings,
 }
 
 /// A bot specification that cannot be used.
@@ -136,7 +150,11 @@ impl BotSpec {
         if matches!(&launch, Launch::Command(words) if words.is_empty()) {
             return Err(BotSpecError::Empty(name));
         }
-        Ok(BotSpec { name, launch })
+        Ok(BotSpec {
+            name,
+            launch,
+            settings: BotSettings::default(),
+        })
     }
 
     /// The command as one line (for logs and tables).
@@ -164,7 +182,10 @@ impl BotSpec {
             where_,
         };
         let candidate = if program.contains('/') {
-            let path = PathBuf::from(program);
+            let path = match &self.settings.workdir {
+                Some(dir) => dir.join(program),
+                None => PathBuf::from(program),
+            };
             if !path.is_file() {
                 return Err(not_found(String::new()));
             }

@@ -18,7 +18,6 @@ use crate::runner::{
     MatchLog, MatchSettings, Player, RunError, play_match, shutdown_players, start_players,
 };
 use crate::seat::{BotSpec, ProcessOptions, Seat};
-use protocol::Limits;
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -31,10 +30,10 @@ pub struct PoolSettings<G: Builtins> {
     pub specs: Vec<BotSpec>,
     /// Game options.
     pub options: G::Options,
-    /// Time limits.
-    pub limits: Limits,
     /// Fault limit per bot and match.
     pub max_faults: u32,
+    /// What each class of fault costs.
+    pub policy: crate::runner::FaultPolicy,
     /// How processes are run.
     pub process: ProcessOptions,
     /// Where each bot process's stderr is saved (`NAME.wW.K.stderr`: worker W, K-th start).
@@ -108,14 +107,9 @@ async fn worker<G: Builtins>(
                         .as_ref()
                         .map(|d| d.join(format!("{}.w{w}.{}.stderr", spec.name, starts[b])))
                 };
-                let started = start_players::<G>(
-                    &specs,
-                    &settings.options,
-                    settings.limits,
-                    &settings.process,
-                    &name_file,
-                )
-                .await;
+                let started =
+                    start_players::<G>(&specs, &settings.options, &settings.process, &name_file)
+                        .await;
                 for (&b, player) in missing.iter().zip(started) {
                     cache[b] = Some(player);
                 }
@@ -132,8 +126,8 @@ async fn worker<G: Builtins>(
             let match_settings = MatchSettings {
                 match_id: scheduled.id.to_string(),
                 seed: scheduled.seed,
-                limits: settings.limits,
                 max_faults: settings.max_faults,
+                policy: settings.policy,
             };
             let record =
                 play_match(&match_settings, &settings.options, &mut players, &mut log).await;

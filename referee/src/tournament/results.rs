@@ -36,6 +36,8 @@ pub struct MetaBot {
     pub name: String,
     /// Its command, or `builtin:NAME`.
     pub command: String,
+    /// The time limits it is held to.
+    pub limits: protocol::Limits,
 }
 
 /// What a tournament plays: every setting that changes results. Resume and merge refuse
@@ -61,10 +63,10 @@ pub struct TournamentMeta {
     pub seed: u64,
     /// Whether duplicate groups share their seed.
     pub duplicate: bool,
-    /// Time limits.
-    pub limits: protocol::Limits,
     /// Fault limit per bot and match.
     pub max_faults: u32,
+    /// What each class of fault costs.
+    pub policy: crate::runner::FaultPolicy,
 }
 
 /// A results directory that cannot be used.
@@ -145,8 +147,8 @@ pub fn difference(a: &TournamentMeta, b: &TournamentMeta) -> Option<&'static str
         ("matches", a.matches == b.matches),
         ("seed", a.seed == b.seed),
         ("duplicate", a.duplicate == b.duplicate),
-        ("limits", a.limits == b.limits),
         ("max_faults", a.max_faults == b.max_faults),
+        ("policy", a.policy == b.policy),
     ];
     checks
         .into_iter()

@@ -1,0 +1,131 @@
+//! Resource limits of a bot process: memory, CPU time, processes, file size.
+//!
+//! Memory and processes are enforced by a control group where the referee can make one
+//! ([`super::cgroup`]); otherwise memory falls back to `RLIMIT_AS` (only when set explicitly:
+//! an address-space limit stops Node.js and the JVM from starting, since they reserve far more
+//! address space than they use) and processes to `RLIMIT_NPROC` (per user, and not enforced for
+//! root). CPU time and file size are always `RLIMIT_CPU` and `RLIMIT_FSIZE`.
+
+/// Default memory limit, in MiB (enforced through a control group only).
+pub const DEFAULT_MEMORY_MB: u64 = 2048;
+/// Default limit on processes and threads.
+pub const DEFAULT_PROCESSES: u64 = 256;
+/// Default largest file a bot may write, in MiB.
+pub const DEFAULT_FILE_MB: u64 = 256;
+
+/// A bot's resource limits as configured; `None` means the default, `Some(0)` no limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ResourceLimits {
+    /// Memory, in MiB [default: 2048, where a control group can enforce it].
+    pub memory_mb: Option<u64>,
+    /// CPU seconds over the life of the process [default: none].
+    pub cpu_s: Option<u64>,
+    /// Processes and threads [default: 256].
+    pub processes: Option<u64>,
+    /// Largest file written, in MiB [default: 256]; also the size of the sandbox's `/tmp`.
+    pub file_mb: Option<u64>,
+}
+
+fn limit(value: Option<u64>, default: u64) -> Option<u64> {
+    match value.unwrap_or(default) {
+        0 => None,
+        n => Some(n),
+    }
+}
+
+impl ResourceLimits {
+    /// The memory limit in bytes, if any.
+    pub fn memory_bytes(&self) -> Option<u64> {
+        limit(self.memory_mb, DEFAULT_MEMORY_MB).map(|mb| mb << 20)
+    }
+
+    /// The process limit, if any.
+    pub fn processes(&self) -> Option<u64> {
+        limit(self.processes, DEFAULT_PROCESSES)
+    }
+
+    /// The file-size limit in bytes, if any.
+    pub fn file_bytes(&self) -> Option<u64> {
+        limit(self.file_mb, DEFAULT_FILE_MB).map(|mb| mb << 20)
+    }
+
+    /// The CPU-time limit in seconds, if any.
+    pub fn cpu_seconds(&self) -> Option<u64> {
+        limit(self.cpu_s, 0)
+    }
+
+    /// The `setrlimit` calls for a process, given whether a control group enforces memory and
+    /// processes.
+    pub fn rlimits(&self, in_cgroup: bool) -> Vec<(RlimitResource, u64)> {
+        let mut out = Vec::new();
+        if let Some(s) = self.cpu_seconds() {
+            out.push((libc::RLIMIT_CPU, s));
+        }
+        if let Some(b) = self.file_bytes() {
+            out.push((libc::RLIMIT_FSIZE, b));
+        }
+        if !in_cgroup {
+            if let (Some(b), Some(_)) = (self.memory_bytes(), self.memory_mb) {
+                out.push((libc::RLIMIT_AS, b));
+            }
+            if let Some(n) = self.processes {
+                if n > 0 {
+                    out.push((libc::RLIMIT_NPROC, n));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A resource number for `setrlimit`.
+pub type RlimitResource = libc::__rlimit_resource_t;
+
+/// Sets each limit (soft and hard) on the calling process. For use between fork and exec:
+/// it only calls `setrlimit`, which is async-signal-safe.
+pub fn apply(limits: &[(RlimitResource, u64)]) -> std::io::Result<()> {
+    for &(resource, value) in limits {
+        // The CPU limit's hard value is a second later, so that the bot first gets SIGXCPU (which
+        // names the cause in its exit status) and SIGKILL only if it ignores that.
+        let hard = if resource == libc::RLIMIT_CPU {
+            value + 1
+        } else {
+            value
+        };
+        let rl = libc::rlimit {
+            rlim_cur: value,
+            rlim_max: hard,
+        };
+        // SAFETY: setrlimit reads the struct we pass and nothing else.
+        if unsafe { libc::setrlimit(resource, &rl) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn address_space_and_nproc_limits_only_when_asked_and_no_cgroup() {
+        let defaults = ResourceLimits::default();
+        assert_eq!(defaults.memory_bytes(), Some(2048 << 20));
+        let r = defaults.rlimits(false);
+        assert!(r.iter().all(|(res, _)| *res != libc::RLIMIT_AS));
+        assert!(r.contains(&(libc::RLIMIT_FSIZE, 256 << 20)));
+        let explicit = ResourceLimits {
+            memory_mb: Some(512),
+            processes: Some(32),
+            cpu_s: Some(5),
+            file_mb: Some(0),
+        };
+        let r = explicit.rlimits(false);
+        assert!(r.contains(&(libc::RLIMIT_AS, 512 << 20)));
+        assert!(r.contains(&(libc::RLIMIT_NPROC, 32)));
+        assert!(r.contains(&(libc::RLIMIT_CPU, 5)));
+        assert!(r.iter().all(|(res, _)| *res != libc::RLIMIT_FSIZE));
+        assert_eq!(explicit.rlimits(true).len(), 1);
+    }
+}

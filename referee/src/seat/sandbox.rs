@@ -1,0 +1,172 @@
+//! The bubblewrap sandbox: each bot process in its own PID, network, IPC, UTS, user and cgroup
+//! namespaces, with no capabilities, a read-only view of the file system, a private `/tmp`,
+//! the referee's output (logs, results, other bots' stderr and working directories) hidden,
+//! and only its own working directory writable.
+//!
+//! In its own PID namespace a bot sees no other process, so it cannot open another bot's pipes
+//! through `/proc/PID/fd`; and when the namespace's first process dies the kernel kills every
+//! process in it, so a bot's descendants die with it however they detach.
+
+use std::path::{Path, PathBuf};
+
+/// How the referee was asked to run bots.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum SandboxMode {
+    /// bubblewrap where it is installed and works, otherwise none (with a warning).
+    #[default]
+    Auto,
+    /// bubblewrap, or refuse to run.
+    Bwrap,
+    /// No sandbox: bots run as ordinary child processes.
+    None,
+}
+
+/// How bot processes are run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Sandbox {
+    /// Ordinary child processes.
+    #[default]
+    None,
+    /// Under bubblewrap, at this path.
+    Bwrap(PathBuf),
+}
+
+/// Why the sandbox asked for cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct SandboxError(String);
+
+fn find_bwrap() -> Option<PathBuf> {
+    let paths = std::env::var_os("PATH")?;
+    std::env::split_paths(&paths)
+        .map(|d| d.join("bwrap"))
+        .find(|p| p.is_file())
+}
+
+/// Runs a trivial command under bubblewrap with the options bots get, to learn whether it
+/// works here (it needs user namespaces, or privileges).
+fn probe(bwrap: &Path) -> Result<(), String> {
+    let out = std::process::Command::new(bwrap)
+        .args(base_args(None))
+        .args(["--chdir", "/", "--", "true"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| e.to_string())?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
+    }
+}
+
+impl Sandbox {
+    /// The sandbox for `mode`, with a warning to show when `auto` falls back to none.
+    ///
+    /// # Errors
+    /// When `bwrap` is asked for and is missing or does not work here.
+    pub fn resolve(mode: SandboxMode) -> Result<(Sandbox, Option<String>), SandboxError> {
+        if mode == SandboxMode::None {
+            return Ok((Sandbox::None, None));
+        }
+        let found = find_bwrap()
+            .ok_or_else(|| {
+                "bwrap is not installed (Debian: apt-get install bubblewrap)".to_string()
+            })
+            .and_then(|path| {
+                probe(&path)
+                    .map(|()| path)
+                    .map_err(|e| format!("bwrap does not work here: {e}"))
+            });
+        match (found, mode) {
+            (Ok(path), _) => Ok((Sandbox::Bwrap(path), None)),
+            (Err(why), SandboxMode::Bwrap) => Err(SandboxError(format!("--sandbox bwrap: {why}"))),
+            (Err(why), _) => Ok((
+                Sandbox::None,
+                Some(format!(
+                    "warning: {why}; bots run without a sandbox (see docs/security.md)"
+                )),
+            )),
+        }
+    }
+
+    /// Whether bots run under bubblewrap.
+    pub fn is_bwrap(&self) -> bool {
+        matches!(self, Sandbox::Bwrap(_))
+    }
+
+    /// The command line that runs `command` in the sandbox: in `workdir` (writable) if given,
+    /// else in the referee's directory (read-only), with the `hidden` paths replaced by empty
+    /// ones and a private `/tmp` of at most `tmp_bytes`.
+    pub fn wrap(
+        &self,
+        command: &[String],
+        workdir: Option<&Path>,
+        hidden: &[PathBuf],
+        tmp_bytes: Option<u64>,
+    ) -> Vec<String> {
+        let Sandbox::Bwrap(bwrap) = self else {
+            return command.to_vec();
+        };
+        let mut args = vec![bwrap.display().to_string()];
+        args.extend(base_args(tmp_bytes));
+        for path in hidden {
+            let Ok(path) = path.canonicalize() else {
+                continue;
+            };
+            if workdir.is_some_and(|w| w.canonicalize().is_ok_and(|w| w == path)) {
+                continue;
+            }
+            let path = path.display().to_string();
+            if Path::new(&path).is_dir() {
+                args.extend(["--tmpfs".to_string(), path]);
+            } else {
+                args.extend(["--ro-bind".into(), "/dev/null".into(), path]);
+            }
+        }
+        match workdir.and_then(|w| w.canonicalize().ok()) {
+            Some(dir) => {
+                let dir = dir.display().to_string();
+                args.extend([
+                    "--bind".into(),
+                    dir.clone(),
+                    dir.clone(),
+                    "--chdir".into(),
+                    dir,
+                ]);
+            }
+            None => {
+                let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+                args.extend(["--chdir".into(), cwd.display().to_string()]);
+            }
+        }
+        args.push("--".into());
+        args.extend(command.iter().cloned());
+        args
+    }
+}
+
+/// The namespaces, mounts and privileges every sandboxed bot gets.
+fn base_args(tmp_bytes: Option<u64>) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "--unshare-all",
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop",
+        "ALL",
+        "--ro-bind",
+        "/",
+        "/",
+        "--dev",
+        "/dev",
+        "--proc",
+        "/proc",
+    ]
+    .map(String::from)
+    .to_vec();
+    if let Some(bytes) = tmp_bytes {
+        args.extend(["--size".to_string(), bytes.to_string()]);
+    }
+    args.extend(["--tmpfs".to_string(), "/tmp".to_string()]);
+    args
+}

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Test bot: a hidden-information thief that plays legal[0] like an honest bot. Right after its
+hello, before each of its own requests and at match_end it looks for its siblings (the other
+processes whose parent is its own parent: the other bots of the same referee), opens each one's
+stdin through /proc/PID/fd/0 (once, non-blocking, kept open) and reads whatever is waiting there.
+After every round it writes a one-line JSON report {"siblings", "opened", "bytes", "requests",
+"errors"} to spy-report.json in its working directory (via a temporary file and os.replace), or
+if that fails to the file named by $SPY_REPORT; failures are ignored. "requests" counts the stolen
+lines that hold a request; "errors" the failed opens and reads (EAGAIN is not one)."""
+import json
+import os
+
+import botlib
+from botlib import action, serve
+
+MARKERS = (b'"type": "request"', b'"type":"request"')
+KEEP = max(len(m) for m in MARKERS) - 1
+MAX_READ = 1 << 20  # per sibling per round, so the spy never stalls its own replies
+
+stats = {"siblings": 0, "opened": 0, "bytes": 0, "requests": 0, "errors": 0}
+seen = set()
+pipes = {}  # pid -> {"fd", "tail", "flag"}, or None when the open failed
+
+
+def siblings():
+    me, parent = os.getpid(), os.getppid()
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read()
+            fields = stat[stat.rindex(b")") + 1:].split()  # comm may hold spaces and ')'
+            if int(fields[1]) == parent:
+                found.append(int(entry))
+        except (OSError, ValueError, IndexError):
+            pass
+    return found
+
+
+def steal(pipe, data):
+    """Count the complete stolen lines that hold a request marker (lines may span reads)."""
+    stats["bytes"] += len(data)
+    parts = data.split(b"\n")
+    for i, part in enumerate(parts):
+        window = pipe["tail"] + part
+        if any(m in window for m in MARKERS):
+            pipe["flag"] = True
+        if i < len(parts) - 1:
+            stats["requests"] += pipe["flag"]
+            pipe["flag"] = False
+            pipe["tail"] = b""
+        else:
+            pipe["tail"] = window[-KEEP:]
+
+
+def report():
+    line = json.dumps(stats) + "\n"
+    for path in ("spy-report.json", os.environ.get("SPY_REPORT")):
+        if not path:
+            continue
+        path = os.path.abspath(path)
+        tmp = os.path.join(os.path.dirname(path), f".spy-report.{os.getpid()}.tmp")
+        try:
+            with open(tmp, "w") as f:
+                f.write(line)
+            os.replace(tmp, path)
+            return
+        except OSError:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def spy():
+    try:
+        for pid in siblings():
+            if pid not in seen:
+                seen.add(pid)
+                stats["siblings"] += 1
+                try:
+                    fd = os.open(f"/proc/{pid}/fd/0", os.O_RDONLY | os.O_NONBLOCK)
+                    pipes[pid] = {"fd": fd, "tail": b"", "flag": False}
+                    stats["opened"] += 1
+                except OSError:
+                    pipes[pid] = None
+                    stats["errors"] += 1
+            pipe = pipes[pid]
+            if pipe is None:
+                continue
+            got = 0
+            while got < MAX_READ:
+                try:
+                    data = os.read(pipe["fd"], 65536)
+                except BlockingIOError:
+                    break
+                except OSError:
+                    stats["errors"] += 1
+                    break
+                if not data:
+                    break
+                got += len(data)
+                steal(pipe, data)
+    except Exception:  # the spying must never break the bot's own protocol loop
+        stats["errors"] += 1
+    report()
+
+
+_send = botlib.send
+
+
+def send_then_spy(message):
+    """botlib.send, but spying right after our hello reply (serve answers hello itself)."""
+    _send(message)
+    if message.get("type") == "hello":
+        spy()
+
+
+botlib.send = send_then_spy
+
+
+def on_request(request):
+    spy()
+    return action(request, request["legal"][0])
+
+
+def on_other(message):
+    if message.get("type") == "match_end":
+        spy()
+
+
+serve("spy", on_request, on_other)
