@@ -2,24 +2,23 @@
 """Test bot: a hidden-information thief that plays legal[0] like an honest bot. Right after its
 hello, before each of its own requests and at match_end it looks for its siblings (the other
 processes whose parent is its own parent: the other bots of the same referee), opens each one's
-stdin through /proc/PID/fd/0 (once, non-blocking, kept open) and reads whatever is waiting there.
-After every round it writes a one-line JSON report {"siblings", "opened", "bytes", "requests",
-"errors"} to spy-report.json in its working directory (via a temporary file and os.replace), or
-if that fails to the file named by $SPY_REPORT; failures are ignored. "requests" counts the stolen
-lines that hold a request; "errors" the failed opens and reads (EAGAIN is not one)."""
+stdin through /proc/PID/fd/0 and starts a thread that reads from it for as long as it can,
+racing the sibling for every line the referee writes to it. After every theft it writes a
+one-line JSON report {"siblings", "opened", "bytes", "requests", "errors"} to spy-report.json in
+its working directory (via a temporary file and os.replace), or if that fails to the file named
+by $SPY_REPORT. "requests" counts the stolen lines that hold a request."""
 import json
 import os
+import threading
 
 import botlib
 from botlib import action, serve
 
 MARKERS = (b'"type": "request"', b'"type":"request"')
 KEEP = max(len(m) for m in MARKERS) - 1
-MAX_READ = 1 << 20  # per sibling per round, so the spy never stalls its own replies
 
 stats = {"siblings": 0, "opened": 0, "bytes": 0, "requests": 0, "errors": 0}
 seen = set()
-pipes = {}  # pid -> {"fd", "tail", "flag"}, or None when the open failed
 
 
 def siblings():
@@ -74,38 +73,49 @@ def report():
                 pass
 
 
+lock = threading.Lock()
+
+
+def drain(pid, pipe):
+    """Read the sibling's stdin for as long as it is open, racing the sibling for every line."""
+    while True:
+        try:
+            data = os.read(pipe["fd"], 65536)
+        except OSError:
+            with lock:
+                stats["errors"] += 1
+                report()
+            return
+        if not data:
+            return
+        with lock:
+            steal(pipe, data)
+            report()
+
+
 def spy():
     try:
         for pid in siblings():
-            if pid not in seen:
-                seen.add(pid)
-                stats["siblings"] += 1
-                try:
-                    fd = os.open(f"/proc/{pid}/fd/0", os.O_RDONLY | os.O_NONBLOCK)
-                    pipes[pid] = {"fd": fd, "tail": b"", "flag": False}
-                    stats["opened"] += 1
-                except OSError:
-                    pipes[pid] = None
-                    stats["errors"] += 1
-            pipe = pipes[pid]
-            if pipe is None:
+            if pid in seen:
                 continue
-            got = 0
-            while got < MAX_READ:
-                try:
-                    data = os.read(pipe["fd"], 65536)
-                except BlockingIOError:
-                    break
-                except OSError:
+            seen.add(pid)
+            with lock:
+                stats["siblings"] += 1
+            try:
+                fd = os.open(f"/proc/{pid}/fd/0", os.O_RDONLY)
+            except OSError:
+                with lock:
                     stats["errors"] += 1
-                    break
-                if not data:
-                    break
-                got += len(data)
-                steal(pipe, data)
+                continue
+            pipe = {"fd": fd, "tail": b"", "flag": False}
+            with lock:
+                stats["opened"] += 1
+            threading.Thread(target=drain, args=(pid, pipe), daemon=True).start()
     except Exception:  # the spying must never break the bot's own protocol loop
-        stats["errors"] += 1
-    report()
+        with lock:
+            stats["errors"] += 1
+    with lock:
+        report()
 
 
 _send = botlib.send

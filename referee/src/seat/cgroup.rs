@@ -248,6 +248,15 @@ impl BotCgroup {
         self.procs.iter().map(|f| f.as_raw_fd()).collect()
     }
 
+    /// The processes in the group now (host pids).
+    pub fn members(&self) -> Vec<i32> {
+        fs::read_to_string(self.pids.join("cgroup.procs"))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.trim().parse().ok())
+            .collect()
+    }
+
     /// Kills every process in the group, however it left its process group or session, and
     /// waits (up to a second) until the group is empty.
     pub fn kill_all(&self) {

@@ -15,6 +15,7 @@ use futures::StreamExt;
 use process_wrap::tokio::{ChildWrapper, CommandWrap, KillOnDrop, ProcessGroup};
 use protocol::{FaultKind, FromBot, HelloReply, PROTOCOL_VERSION};
 use serde_json::Value;
+use std::os::fd::AsRawFd;
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
@@ -80,6 +81,8 @@ pub struct ProcessBot {
     sandboxed: bool,
     /// Its resource limits, for fault messages.
     limits: ResourceLimits,
+    /// The inode of its stdout pipe, to see who still holds the pipe.
+    stdout_pipe: u64,
 }
 
 impl ProcessBot {
@@ -147,6 +150,7 @@ impl ProcessBot {
         let pid = child.id().unwrap_or(0);
         let stdin = child.stdin().take();
         let stdout = child.stdout().take().expect("stdout is piped");
+        let stdout_pipe = pipe_inode(stdout.as_raw_fd());
         let stderr_pipe = child.stderr().take().expect("stderr is piped");
         let tail = StderrTail::default();
         let file = match &options.stderr_file {
@@ -184,6 +188,7 @@ impl ProcessBot {
             cgroup,
             sandboxed: options.sandbox.is_bwrap(),
             limits,
+            stdout_pipe,
         })
     }
 
@@ -357,6 +362,11 @@ impl ProcessBot {
     /// A timeout, unless the bot itself has exited and only a descendant of it keeps its output
     /// open: that is an exit, reported with the bot's exit code.
     async fn timeout_fault(&mut self) -> Fault {
+        if self.output_abandoned() {
+            return self
+                .exited_fault("the bot closed its standard output")
+                .await;
+        }
         match self.child.try_wait() {
             Ok(Some(_)) => {
                 self.exited_fault("the bot exited (a process it started still holds its output)")
@@ -367,6 +377,31 @@ impl ProcessBot {
                 format!("no reply within the time limit{}", self.limit_notes()),
             ),
         }
+    }
+
+    /// Whether, in the sandbox, no process of the bot holds its output any more (only
+    /// bubblewrap's own processes do, which never write to it): the bot closed its stdout, so
+    /// no reply can ever come. Known only with a control group to list the bot's processes.
+    fn output_abandoned(&self) -> bool {
+        let (Some(group), true) = (&self.cgroup, self.sandboxed) else {
+            return false;
+        };
+        let pipe = format!("pipe:[{}]", self.stdout_pipe);
+        let holds = |pid: i32| {
+            std::fs::read_dir(format!("/proc/{pid}/fd")).is_ok_and(|fds| {
+                fds.flatten().any(|fd| {
+                    std::fs::read_link(fd.path()).is_ok_and(|t| t.as_os_str() == pipe.as_str())
+                })
+            })
+        };
+        let is_bwrap = |pid: i32| {
+            std::fs::read_link(format!("/proc/{pid}/exe"))
+                .is_ok_and(|exe| exe.file_name().is_some_and(|n| n == "bwrap"))
+        };
+        !group
+            .members()
+            .into_iter()
+            .any(|pid| !is_bwrap(pid) && holds(pid))
     }
 
     /// What the control group saw that explains a fault, as a suffix for its message.
@@ -485,6 +520,19 @@ impl Drop for ProcessBot {
     fn drop(&mut self) {
         if self.alive {
             let _ = self.child.signal(libc::SIGKILL);
+        }
+    }
+}
+
+/// The inode of the pipe open at `fd` (0 if it cannot be read).
+fn pipe_inode(fd: std::os::fd::RawFd) -> u64 {
+    // SAFETY: fstat fills the zeroed struct we own; `fd` is open for the call's duration.
+    unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        if libc::fstat(fd, &mut st) == 0 {
+            st.st_ino
+        } else {
+            0
         }
     }
 }

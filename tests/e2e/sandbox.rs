@@ -1,0 +1,150 @@
+//! The sandbox keeps hidden information hidden: a spy bot that reads its opponents' pipes
+//! through /proc/PID/fd/0 steals their requests without a sandbox and sees nothing in one; a
+//! probing bot finds a read-only file system, no network, no other process, only its own three
+//! descriptors, and the referee's output hidden.
+
+use crate::util::*;
+use serde_json::Value;
+use std::path::Path;
+
+/// Whether `referee --sandbox bwrap` can run here; says so visibly when it cannot.
+fn bwrap_works(test: &str) -> bool {
+    let out = run(&[
+        "match",
+        "--game",
+        "vabanque",
+        "--sandbox",
+        "bwrap",
+        "--seed",
+        "1",
+        "--bot",
+        "true",
+        "--bot",
+        "r1=builtin:random",
+        "--bot",
+        "r2=builtin:random",
+        "--startup-limit-ms",
+        "100",
+    ]);
+    if out.status.success() {
+        return true;
+    }
+    let err = stderr(&out);
+    assert!(
+        err.contains("--sandbox bwrap:"),
+        "only a missing or unusable bubblewrap may skip {test}: {err}"
+    );
+    eprintln!("SKIPPED {test}: {err}");
+    false
+}
+
+/// Plays one match of a bot (`script` under tests/bots with `args`, in its own working
+/// directory `dir/work`) against two Python random bots, with `sandbox`; returns the log.
+fn match_with(dir: &Path, script: &str, args: &[&str], sandbox: &str) -> Vec<Value> {
+    let work = dir.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let mut command = vec!["python3".to_string(), file(&format!("tests/bots/{script}"))];
+    command.extend(args.iter().map(|a| a.to_string()));
+    let random = file("sample-bots/python/vabanque_random.py");
+    let config = format!(
+        "game = \"vabanque\"\nseed = 7\ntime_limit_ms = 300\n\
+         [[bot]]\nname = \"probe\"\ncommand = {command:?}\nworkdir = {work:?}\n\
+         [[bot]]\nname = \"a\"\ncommand = [\"python3\", {random:?}]\n\
+         [[bot]]\nname = \"b\"\ncommand = [\"python3\", {random:?}]\n",
+        work = work.display().to_string(),
+    );
+    let path = dir.join("match.toml");
+    std::fs::write(&path, config).unwrap();
+    let log = dir.join("log.jsonl");
+    let mut cmd = referee();
+    cmd.args([
+        "match",
+        path.to_str().unwrap(),
+        "--sandbox",
+        sandbox,
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_no_marked_survivors(&cmd);
+    json_lines(&log)
+}
+
+fn report(dir: &Path, name: &str) -> Value {
+    let text = std::fs::read_to_string(dir.join("work").join(name))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn a_spy_reads_nothing_in_the_sandbox_and_steals_requests_without_it() {
+    let test = "spy";
+    if !bwrap_works(test) {
+        return;
+    }
+    let dir = temp_dir("spy-bwrap");
+    let log = match_with(&dir, "spy.py", &[], "bwrap");
+    let seen = report(&dir, "spy-report.json");
+    assert_eq!(seen["siblings"], 0, "{seen}");
+    assert_eq!(seen["bytes"], 0, "{seen}");
+    let victims_faults = log
+        .iter()
+        .filter(|r| r["type"] == "fault" && r["seat"] != 0)
+        .count();
+    assert_eq!(victims_faults, 0, "the victims were not disturbed");
+
+    // Without a sandbox the same bot opens its opponents' stdin and steals their requests —
+    // which is why the sandbox is the default (docs/security.md).
+    let dir = temp_dir("spy-none");
+    let log = match_with(&dir, "spy.py", &[], "none");
+    let stolen = report(&dir, "spy-report.json");
+    assert_eq!(stolen["siblings"], 2, "{stolen}");
+    assert!(stolen["bytes"].as_u64().unwrap() > 0, "{stolen}");
+    assert!(stolen["requests"].as_u64().unwrap() > 0, "{stolen}");
+    let victim_timeouts = log
+        .iter()
+        .filter(|r| r["type"] == "fault" && r["seat"] != 0 && r["fault"] == "timeout")
+        .count();
+    assert!(
+        victim_timeouts > 0,
+        "a stolen request is a timeout for its victim"
+    );
+}
+
+#[test]
+fn a_sandboxed_bot_sees_no_process_no_network_no_output_and_writes_only_its_directory() {
+    let test = "probe";
+    if !bwrap_works(test) {
+        return;
+    }
+    let dir = temp_dir("probe");
+    let outside = temp_dir("probe-outside");
+    let hidden = dir.join("log.jsonl");
+    let log = match_with(
+        &dir,
+        "prober.py",
+        &[outside.to_str().unwrap(), dir.to_str().unwrap()],
+        "bwrap",
+    );
+    assert!(log.iter().all(|r| r["type"] != "fault"), "{log:?}");
+    let seen = report(&dir, "probe-report.json");
+    assert_eq!(seen["fds"], serde_json::json!([0, 1, 2]), "{seen}");
+    assert!(
+        seen["pids"].as_u64().unwrap() <= 3,
+        "its own namespace: {seen}"
+    );
+    assert_eq!(seen["write_cwd"], true, "{seen}");
+    assert_eq!(seen["write_dir"], false, "{seen}");
+    assert_eq!(seen["network"], false, "{seen}");
+    assert_eq!(
+        seen["parent"], 1,
+        "the referee is not in its namespace: {seen}"
+    );
+    // The directory holding the match log is visible, but the log itself is not (it holds
+    // every hand): it is replaced by an empty file.
+    let listed = seen["read_dir"].as_array().unwrap();
+    assert!(listed.iter().any(|e| e == "log.jsonl"), "{seen}");
+    assert_eq!(seen["log_bytes"], 0, "{seen}");
+    assert!(std::fs::metadata(&hidden).unwrap().len() > 0);
+}

@@ -1,0 +1,185 @@
+//! Time controls and fault policies, end to end: the first decision's allowance, the chess-clock
+//! bank with its increment, soft overruns, per-bot settings from a config file, and what a
+//! timeout or a crash costs.
+
+use crate::util::*;
+use serde_json::Value;
+
+/// One match: `bot` (a script under tests/bots with its arguments) in seat 0 against two
+/// built-in random bots, with `flags`; returns the log after checking that it replays.
+fn play(name: &str, bot: &str, flags: &[&str]) -> Vec<Value> {
+    let dir = temp_dir(name);
+    let log = dir.join("log.jsonl");
+    let mut cmd = referee();
+    cmd.args(["match", "--game", "vabanque", "--seed", "3"])
+        .args(["--log", log.to_str().unwrap()])
+        .args([
+            "--bot",
+            &format!("bot={}", file(&format!("tests/bots/{bot}"))),
+        ])
+        .args(["--bot", "r1=builtin:random", "--bot", "r2=builtin:random"])
+        .args(flags);
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let replay = run(&["replay", log.to_str().unwrap()]);
+    assert!(replay.status.success(), "{}", stderr(&replay));
+    assert_no_marked_survivors(&cmd);
+    json_lines(&log)
+}
+
+fn faults(log: &[Value]) -> Vec<&Value> {
+    log.iter().filter(|r| r["type"] == "fault").collect()
+}
+
+fn result(log: &[Value]) -> &Value {
+    log.iter().find(|r| r["type"] == "result").unwrap()
+}
+
+#[test]
+fn the_first_decision_of_a_match_may_take_longer() {
+    let slow = play(
+        "first-slow",
+        "slow_once.py 0.4",
+        &["--time-limit-ms", "200"],
+    );
+    assert_eq!(faults(&slow).len(), 1, "{:?}", faults(&slow));
+    let log = play(
+        "first-allowed",
+        "slow_once.py 0.4",
+        &["--time-limit-ms", "200", "--first-decision-ms", "2000"],
+    );
+    assert!(faults(&log).is_empty(), "{:?}", faults(&log));
+    assert_eq!(log[0]["players"][0]["limits"]["first_decision_ms"], 2000);
+}
+
+#[test]
+fn a_bank_runs_out_and_an_increment_keeps_it_topped_up() {
+    // 26 decisions of 50 ms need 1.3 s: a 500 ms bank runs dry after about ten.
+    let log = play(
+        "bank",
+        "slowpoke.py 0.05",
+        &["--time-limit-ms", "1000", "--bank-ms", "500"],
+    );
+    let f = faults(&log);
+    assert!(!f.is_empty());
+    assert_eq!(f[0]["fault"], "timeout");
+    assert!(
+        f[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("time left in the bank"),
+        "{}",
+        f[0]
+    );
+    let first = f[0]["n"].as_u64().unwrap();
+    let own_before: usize = log
+        .iter()
+        .filter(|r| r["type"] == "action" && r["seat"] == 0 && r["n"].as_u64().unwrap() < first)
+        .count();
+    assert!(
+        (7..=11).contains(&own_before),
+        "{own_before} decisions before the flag fell"
+    );
+    // With 80 ms back per decision, 50 ms decisions never empty the bank.
+    let log = play(
+        "bank-increment",
+        "slowpoke.py 0.05",
+        &[
+            "--time-limit-ms",
+            "1000",
+            "--bank-ms",
+            "500",
+            "--increment-ms",
+            "80",
+        ],
+    );
+    assert!(faults(&log).is_empty(), "{:?}", faults(&log));
+    assert_eq!(log[0]["players"][0]["limits"]["bank_ms"], 500);
+}
+
+#[test]
+fn soft_overruns_accept_late_replies_until_they_are_used_up() {
+    let log = play(
+        "overrun",
+        "slow_once.py 0.3",
+        &[
+            "--time-limit-ms",
+            "200",
+            "--overruns",
+            "1",
+            "--overrun-ms",
+            "400",
+        ],
+    );
+    assert!(faults(&log).is_empty(), "{:?}", faults(&log));
+    let late: Vec<&Value> = log.iter().filter(|r| r["overrun"] == true).collect();
+    assert_eq!(late.len(), 1, "one late reply was covered");
+    assert!(late[0]["ms"].as_f64().unwrap() > 200.0);
+}
+
+#[test]
+fn a_timeout_can_forfeit_the_match_and_a_crash_can_be_substituted() {
+    let log = play(
+        "forfeit-timeout",
+        "hangs.py",
+        &["--time-limit-ms", "150", "--on-timeout", "forfeit"],
+    );
+    let f = faults(&log);
+    assert_eq!(f.len(), 1, "the first timeout ends its match: {f:?}");
+    assert!(
+        f[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("forfeits the match")
+    );
+    assert_eq!(result(&log)["ranks"][0], 3, "ranked last");
+
+    // By default a crash forfeits; with `substitute` the seat keeps its place by its score.
+    let log = play("crash-forfeit", "crasher.py", &[]);
+    assert_eq!(result(&log)["ranks"][0], 3);
+    let log = play(
+        "crash-substitute",
+        "crasher.py",
+        &["--on-crash", "substitute"],
+    );
+    let f = faults(&log);
+    assert_eq!(f[0]["fault"], "exited");
+    assert!(!f[0]["message"].as_str().unwrap().contains("forfeits"));
+}
+
+#[test]
+fn each_bot_of_a_config_file_can_have_its_own_time_control() {
+    let dir = temp_dir("per-bot");
+    let slowpoke = file("tests/bots/slowpoke.py");
+    let config = format!(
+        "game = \"vabanque\"\nseed = 5\ntime_limit_ms = 100\n\
+         [[bot]]\nname = \"patient\"\ncommand = [{slowpoke:?}, \"0.15\"]\ntime_limit_ms = 1000\n\
+         [[bot]]\nname = \"hurried\"\ncommand = [{slowpoke:?}, \"0.15\"]\n\
+         [[bot]]\nname = \"r\"\ncommand = \"builtin:random\"\n"
+    );
+    let path = dir.join("match.toml");
+    std::fs::write(&path, config).unwrap();
+    let log_path = dir.join("log.jsonl");
+    let out = run(&[
+        "match",
+        path.to_str().unwrap(),
+        "--log",
+        log_path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = json_lines(&log_path);
+    assert_eq!(log[0]["players"][0]["limits"]["decision_ms"], 1000);
+    assert_eq!(log[0]["players"][1]["limits"]["decision_ms"], 100);
+    let f = faults(&log);
+    assert!(f.iter().all(|r| r["seat"] == 1), "{f:?}");
+    assert!(f.iter().any(|r| r["fault"] == "timeout"));
+    // An unknown key in a bot entry is refused with its name.
+    std::fs::write(
+        &path,
+        "game = \"vabanque\"\n[[bot]]\ncommand = \"builtin:random\"\ntime_limit = 5\n",
+    )
+    .unwrap();
+    let out = run(&["match", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("time_limit"), "{}", stderr(&out));
+}
