@@ -9,6 +9,7 @@
 use super::Fault;
 use super::cgroup::BotCgroup;
 use super::limits::{self, ResourceLimits};
+use super::reply::{excerpt, parse};
 use super::sandbox::Sandbox;
 use super::stderr::{self, StderrTail};
 use futures::StreamExt;
@@ -535,51 +536,4 @@ fn pipe_inode(fd: std::os::fd::RawFd) -> u64 {
             0
         }
     }
-}
-
-/// Parses one line from a bot: first as UTF-8 text, then as JSON, then as a message.
-fn parse(bytes: &[u8]) -> Result<FromBot, Fault> {
-    let line = std::str::from_utf8(bytes).map_err(|_| {
-        Fault::new(
-            FaultKind::Malformed,
-            format!(
-                "not UTF-8 text: {}",
-                excerpt(&String::from_utf8_lossy(bytes))
-            ),
-        )
-    })?;
-    let line = line.strip_suffix('\r').unwrap_or(line);
-    let value: Value = serde_json::from_str(line).map_err(|e| {
-        Fault::new(
-            FaultKind::Malformed,
-            format!("not valid JSON ({e}): {}", excerpt(line)),
-        )
-    })?;
-    serde_json::from_value(value).map_err(|e| {
-        Fault::new(
-            FaultKind::WrongShape,
-            format!("not a protocol message ({e}): {}", excerpt(line)),
-        )
-    })
-}
-
-/// The start of `text`, at most 200 characters, for messages; control characters (a bot's
-/// terminal escapes) are shown escaped, never passed on to the referee's own output.
-pub(crate) fn excerpt(text: &str) -> String {
-    const MAX: usize = 200;
-    let mut out: String = text
-        .chars()
-        .take(MAX)
-        .flat_map(|c| {
-            if c.is_control() {
-                c.escape_default().collect::<Vec<_>>()
-            } else {
-                vec![c]
-            }
-        })
-        .collect();
-    if text.chars().count() > MAX {
-        out.push_str(&format!("… ({} bytes)", text.len()));
-    }
-    out
 }
