@@ -4,7 +4,6 @@
 use super::args::BoardFormat;
 use super::output::grouped;
 use crate::tournament::Leaderboard;
-use protocol::FaultKind;
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
@@ -24,21 +23,30 @@ const HEADER: [&str; 12] = [
 ];
 
 fn faults(s: &crate::tournament::standings::Standing) -> String {
+    use crate::runner::{FaultClass, class};
     let total = s.fault_total();
     if total == 0 {
         return "0".into();
     }
-    let count = |kinds: &[FaultKind]| {
-        kinds
+    let count = |wanted: FaultClass| {
+        s.faults
             .iter()
-            .map(|k| s.faults.get(k).copied().unwrap_or(0))
+            .filter(|(k, _)| class(**k) == wanted)
+            .map(|(_, n)| n)
             .sum::<u64>()
     };
-    let timeouts = count(&[FaultKind::Timeout, FaultKind::StartupTimeout]);
-    let crashes = count(&[FaultKind::Exited, FaultKind::SpawnFailed]);
-    let illegal = count(&[FaultKind::IllegalAction]);
-    let other = total - timeouts - crashes - illegal;
-    format!("{total} ({timeouts} timeouts, {crashes} crashes, {illegal} illegal, {other} other)")
+    let forfeits = if s.forfeits > 0 {
+        format!("; {} forfeits", s.forfeits)
+    } else {
+        String::new()
+    };
+    format!(
+        "{total} ({} timeouts, {} illegal, {} protocol, {} crashes{forfeits})",
+        count(FaultClass::Timeout),
+        count(FaultClass::Illegal),
+        count(FaultClass::Protocol),
+        count(FaultClass::Crash)
+    )
 }
 
 fn fixed(v: Option<f64>) -> String {

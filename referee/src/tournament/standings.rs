@@ -42,6 +42,8 @@ pub struct Standing {
     pub score_ci95: Option<f64>,
     /// Faults by kind.
     pub faults: BTreeMap<FaultKind, u64>,
+    /// Matches the bot forfeited.
+    pub forfeits: u64,
     /// Mean decision time in milliseconds (the bot's own answers).
     pub mean_ms: Option<f64>,
     /// 99th-percentile decision time in milliseconds (bucketed, within ~9%).
@@ -89,6 +91,7 @@ struct Tally {
     rank_sum: f64,
     groups: BTreeMap<u64, (f64, u64)>,
     faults: BTreeMap<FaultKind, u64>,
+    forfeits: u64,
     total_ms: f64,
     answered: u64,
     times: TimeHistogram,
@@ -173,6 +176,7 @@ pub fn compute(
             let stats = &r.stats[seat];
             t.total_ms += stats.total_ms;
             t.answered += stats.decisions - stats.substituted;
+            t.forfeits += u64::from(stats.forfeited);
             t.times.merge(&stats.times);
             for (other_seat, &o) in seats.iter().enumerate() {
                 if o != b {
@@ -213,6 +217,7 @@ pub fn compute(
                 mean_score,
                 score_ci95: ci,
                 faults: t.faults,
+                forfeits: t.forfeits,
                 mean_ms: (t.answered > 0).then(|| t.total_ms / t.answered as f64),
                 p99_ms: t.times.quantile_ms(0.99),
             };
