@@ -7,37 +7,6 @@ use crate::util::*;
 use serde_json::Value;
 use std::path::Path;
 
-/// Whether `referee --sandbox bwrap` can run here; says so visibly when it cannot.
-fn bwrap_works(test: &str) -> bool {
-    let out = run(&[
-        "match",
-        "--game",
-        "vabanque",
-        "--sandbox",
-        "bwrap",
-        "--seed",
-        "1",
-        "--bot",
-        "true",
-        "--bot",
-        "r1=builtin:random",
-        "--bot",
-        "r2=builtin:random",
-        "--startup-limit-ms",
-        "100",
-    ]);
-    if out.status.success() {
-        return true;
-    }
-    let err = stderr(&out);
-    assert!(
-        err.contains("--sandbox bwrap:"),
-        "only a missing or unusable bubblewrap may skip {test}: {err}"
-    );
-    eprintln!("SKIPPED {test}: {err}");
-    false
-}
-
 /// Plays one match of a bot (`script` under tests/bots with `args`, in its own working
 /// directory `dir/work`) against two Python random bots, with `sandbox`; returns the log.
 fn match_with(dir: &Path, script: &str, args: &[&str], sandbox: &str) -> Vec<Value> {
@@ -147,4 +116,15 @@ fn a_sandboxed_bot_sees_no_process_no_network_no_output_and_writes_only_its_dire
     assert!(listed.iter().any(|e| e == "log.jsonl"), "{seen}");
     assert_eq!(seen["log_bytes"], 0, "{seen}");
     assert!(std::fs::metadata(&hidden).unwrap().len() > 0);
+
+    // Without the sandbox too, a bot inherits no descriptor but its own three.
+    let dir = temp_dir("probe-none");
+    match_with(
+        &dir,
+        "prober.py",
+        &[outside.to_str().unwrap(), dir.to_str().unwrap()],
+        "none",
+    );
+    let seen = report(&dir, "probe-report.json");
+    assert_eq!(seen["fds"], serde_json::json!([0, 1, 2]), "{seen}");
 }

@@ -174,6 +174,53 @@ pub fn assert_no_survivors(pid_dir: &Path) -> usize {
     }
 }
 
+/// Whether `referee --sandbox bwrap` can run here; says so visibly when it cannot.
+pub fn bwrap_works(test: &str) -> bool {
+    let out = run(&[
+        "match",
+        "--game",
+        "vabanque",
+        "--sandbox",
+        "bwrap",
+        "--seed",
+        "1",
+        "--bot",
+        "true",
+        "--bot",
+        "r1=builtin:random",
+        "--bot",
+        "r2=builtin:random",
+        "--startup-limit-ms",
+        "100",
+    ]);
+    if out.status.success() {
+        return true;
+    }
+    let err = stderr(&out);
+    assert!(
+        err.contains("--sandbox bwrap:"),
+        "only a missing or unusable bubblewrap may skip {test}: {err}"
+    );
+    eprintln!("SKIPPED {test}: {err}");
+    false
+}
+
+/// Whether the referee can make control groups here (it makes them the same way).
+pub fn cgroups_available() -> bool {
+    let probe = PathBuf::from(format!(
+        "/sys/fs/cgroup/pids/e2e-probe-{}",
+        std::process::id()
+    ));
+    let ok = std::fs::create_dir(&probe).is_ok();
+    let _ = std::fs::remove_dir(&probe);
+    ok
+}
+
+/// Says visibly that a test did not run here, and why.
+pub fn skipped(test: &str, why: &str) {
+    eprintln!("SKIPPED {test}: {why}");
+}
+
 /// Waits (up to a minute) until `file` holds at least `n` complete lines.
 pub fn wait_for_lines(file: &Path, n: usize) {
     let deadline = Instant::now() + Duration::from_secs(60);

@@ -97,7 +97,8 @@ impl Sandbox {
 
     /// The command line that runs `command` in the sandbox: in `workdir` (writable) if given,
     /// else in the referee's directory (read-only), with the `hidden` paths replaced by empty
-    /// ones and a private `/tmp` of at most `tmp_bytes`.
+    /// ones and a private `/tmp` of at most `tmp_bytes` (the referee's directory and the paths
+    /// the command names stay visible when they are under /tmp).
     pub fn wrap(
         &self,
         command: &[String],
@@ -110,6 +111,22 @@ impl Sandbox {
         };
         let mut args = vec![bwrap.display().to_string()];
         args.extend(base_args(tmp_bytes));
+        // The private /tmp must not hide the bot itself: the referee's directory and any path
+        // the command names that lives under /tmp are mounted back, read-only.
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+        let named = command
+            .iter()
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute());
+        for path in std::iter::once(cwd.clone()).chain(named) {
+            let Ok(path) = path.canonicalize() else {
+                continue;
+            };
+            if path.starts_with("/tmp") && path != Path::new("/tmp") {
+                let path = path.display().to_string();
+                args.extend(["--ro-bind".into(), path.clone(), path]);
+            }
+        }
         for path in hidden {
             let Ok(path) = path.canonicalize() else {
                 continue;
@@ -135,10 +152,7 @@ impl Sandbox {
                     dir,
                 ]);
             }
-            None => {
-                let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-                args.extend(["--chdir".into(), cwd.display().to_string()]);
-            }
+            None => args.extend(["--chdir".into(), cwd.display().to_string()]),
         }
         args.push("--".into());
         args.extend(command.iter().cloned());
