@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Test bot: a hidden-information thief that plays legal[0] like an honest bot. Right after its
-hello, before each of its own requests and at match_end it looks for its siblings (the other
+"""Test bot: a hidden-information thief that plays legal[0] like an honest bot. At match_start
+(once every bot has been greeted), before each of its own requests and at match_end it looks for
+its siblings (the other
 processes whose parent is its own parent: the other bots of the same referee), opens each one's
 stdin through /proc/PID/fd/0 and starts a thread that reads from it for as long as it can,
 racing the sibling for every line the referee writes to it. After every theft it writes a
@@ -11,7 +12,6 @@ import json
 import os
 import threading
 
-import botlib
 from botlib import action, serve
 
 MARKERS = (b'"type": "request"', b'"type":"request"')
@@ -118,26 +118,13 @@ def spy():
         report()
 
 
-_send = botlib.send
-
-
-def send_then_spy(message):
-    """botlib.send, but spying right after our hello reply (serve answers hello itself)."""
-    _send(message)
-    if message.get("type") == "hello":
-        spy()
-
-
-botlib.send = send_then_spy
-
-
 def on_request(request):
     spy()
     return action(request, request["legal"][0])
 
 
 def on_other(message):
-    if message.get("type") == "match_end":
+    if message.get("type") in ("match_start", "match_end"):
         spy()
 
 

@@ -8,13 +8,20 @@ use serde_json::Value;
 use std::path::Path;
 
 /// Plays one match of a bot (`script` under tests/bots with `args`, in its own working
-/// directory `dir/work`) against two Python random bots, with `sandbox`; returns the log.
-fn match_with(dir: &Path, script: &str, args: &[&str], sandbox: &str) -> Vec<Value> {
+/// directory `dir/work`) against two `opponent` bots (scripts under tests/bots), with
+/// `sandbox`; returns the log.
+fn match_with(
+    dir: &Path,
+    script: &str,
+    args: &[&str],
+    opponent: &str,
+    sandbox: &str,
+) -> Vec<Value> {
     let work = dir.join("work");
     std::fs::create_dir_all(&work).unwrap();
     let mut command = vec!["python3".to_string(), file(&format!("tests/bots/{script}"))];
     command.extend(args.iter().map(|a| a.to_string()));
-    let random = file("sample-bots/python/vabanque_random.py");
+    let random = file(opponent);
     let config = format!(
         "game = \"vabanque\"\nseed = 7\ntime_limit_ms = 300\n\
          [[bot]]\nname = \"probe\"\ncommand = {command:?}\nworkdir = {work:?}\n\
@@ -53,7 +60,10 @@ fn a_spy_reads_nothing_in_the_sandbox_and_steals_requests_without_it() {
         return;
     }
     let dir = temp_dir("spy-bwrap");
-    let log = match_with(&dir, "spy.py", &[], "bwrap");
+    // The victims read their input 20 ms late, so that a spy that can open their pipes always
+    // gets there first.
+    let victim = "tests/bots/lazy_reader.py";
+    let log = match_with(&dir, "spy.py", &[], victim, "bwrap");
     let seen = report(&dir, "spy-report.json");
     assert_eq!(seen["siblings"], 0, "{seen}");
     assert_eq!(seen["bytes"], 0, "{seen}");
@@ -66,7 +76,7 @@ fn a_spy_reads_nothing_in_the_sandbox_and_steals_requests_without_it() {
     // Without a sandbox the same bot opens its opponents' stdin and steals their requests —
     // which is why the sandbox is the default (docs/security.md).
     let dir = temp_dir("spy-none");
-    let log = match_with(&dir, "spy.py", &[], "none");
+    let log = match_with(&dir, "spy.py", &[], victim, "none");
     let stolen = report(&dir, "spy-report.json");
     assert_eq!(stolen["siblings"], 2, "{stolen}");
     assert!(stolen["bytes"].as_u64().unwrap() > 0, "{stolen}");
@@ -94,6 +104,7 @@ fn a_sandboxed_bot_sees_no_process_no_network_no_output_and_writes_only_its_dire
         &dir,
         "prober.py",
         &[outside.to_str().unwrap(), dir.to_str().unwrap()],
+        "sample-bots/python/vabanque_random.py",
         "bwrap",
     );
     assert!(log.iter().all(|r| r["type"] != "fault"), "{log:?}");
@@ -123,6 +134,7 @@ fn a_sandboxed_bot_sees_no_process_no_network_no_output_and_writes_only_its_dire
         &dir,
         "prober.py",
         &[outside.to_str().unwrap(), dir.to_str().unwrap()],
+        "sample-bots/python/vabanque_random.py",
         "none",
     );
     let seen = report(&dir, "probe-report.json");

@@ -69,10 +69,15 @@ impl SettingsArgs {
         toml::Value::Table(table)
             .try_into()
             .map_err(|e: toml::de::Error| {
-                Failure::usage(format!(
-                    "{what}: {}",
-                    e.to_string().trim().replace('\n', " ")
-                ))
+                let text = e.to_string().trim().replace('\n', " ");
+                // Serde lists only the settings keys as expected; the file takes more.
+                let text = match text.split_once(", expected one of") {
+                    Some((unknown, _)) => {
+                        format!("{unknown} (the keys are listed in docs/tournament.md)")
+                    }
+                    None => text,
+                };
+                Failure::usage(format!("{what}: {text}"))
             })
     }
 

@@ -391,11 +391,15 @@ async fn ask<G: Game>(
                 Err(mut fault) => {
                     state.clock.spend(elapsed);
                     if fault.fault == FaultKind::Timeout {
-                        fault.message = format!(
-                            "{} of {} ms{}",
-                            fault.message,
-                            allowance.told_ms(),
-                            clock_note(player.time.limits.bank_ms.is_some())
+                        // Say which limit it was, before whatever else the bot's process adds.
+                        fault.message = fault.message.replacen(
+                            "the time limit",
+                            &format!(
+                                "the time limit of {} ms{}",
+                                allowance.told_ms(),
+                                clock_note(player.time.limits.bank_ms.is_some())
+                            ),
+                            1,
                         );
                     }
                     return Err(fault);
