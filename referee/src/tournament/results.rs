@@ -109,7 +109,9 @@ pub enum ResultsError {
     #[error("{0} holds no tournament ({META_FILE} is missing)")]
     Missing(PathBuf),
     /// The identity file cannot be read.
-    #[error("{path}: not a tournament description ({message})")]
+    #[error(
+        "{path}: not a tournament description this referee can read ({message}); it may come from an older version: use another --out"
+    )]
     BadMeta {
         /// The file.
         path: PathBuf,
