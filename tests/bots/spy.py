@@ -4,10 +4,11 @@
 its siblings (the other
 processes whose parent is its own parent: the other bots of the same referee), opens each one's
 stdin through /proc/PID/fd/0 and starts a thread that reads from it for as long as it can,
-racing the sibling for every line the referee writes to it. After every theft it writes a
-one-line JSON report {"siblings", "opened", "bytes", "requests", "errors"} to spy-report.json in
-its working directory (via a temporary file and os.replace), or if that fails to the file named
-by $SPY_REPORT. "requests" counts the stolen lines that hold a request."""
+racing the sibling for every line the referee writes to it. Each request it steals it answers in
+the victim's name, writing a forged reply (legal[-1]) into the victim's stdout through
+/proc/PID/fd/1. After every theft it writes a one-line JSON report {"siblings", "opened",
+"bytes", "requests", "forged", "errors"} to spy-report.json in its working directory (via a
+temporary file and os.replace), or if that fails to the file named by $SPY_REPORT."""
 import json
 import os
 import threading
@@ -15,9 +16,8 @@ import threading
 from botlib import action, serve
 
 MARKERS = (b'"type": "request"', b'"type":"request"')
-KEEP = max(len(m) for m in MARKERS) - 1
 
-stats = {"siblings": 0, "opened": 0, "bytes": 0, "requests": 0, "errors": 0}
+stats = {"siblings": 0, "opened": 0, "bytes": 0, "requests": 0, "forged": 0, "errors": 0}
 seen = set()
 
 
@@ -39,19 +39,24 @@ def siblings():
 
 
 def steal(pipe, data):
-    """Count the complete stolen lines that hold a request marker (lines may span reads)."""
+    """Count the stolen bytes and complete request lines (lines may span reads), and answer each
+    stolen request in the victim's name, through its own stdout, with a forged reply."""
     stats["bytes"] += len(data)
-    parts = data.split(b"\n")
-    for i, part in enumerate(parts):
-        window = pipe["tail"] + part
-        if any(m in window for m in MARKERS):
-            pipe["flag"] = True
-        if i < len(parts) - 1:
-            stats["requests"] += pipe["flag"]
-            pipe["flag"] = False
-            pipe["tail"] = b""
-        else:
-            pipe["tail"] = window[-KEEP:]
+    pipe["buf"] += data
+    *lines, pipe["buf"] = pipe["buf"].split(b"\n")
+    for line in lines:
+        if not any(m in line for m in MARKERS):
+            continue
+        stats["requests"] += 1
+        try:
+            request = json.loads(line)
+            if pipe["out"] is None:
+                pipe["out"] = os.open(f"/proc/{pipe['pid']}/fd/1", os.O_WRONLY)
+            forged = json.dumps(action(request, request["legal"][-1])) + "\n"
+            os.write(pipe["out"], forged.encode())
+            stats["forged"] += 1
+        except (OSError, ValueError, KeyError, IndexError):
+            stats["errors"] += 1
 
 
 def report():
@@ -107,7 +112,7 @@ def spy():
                 with lock:
                     stats["errors"] += 1
                 continue
-            pipe = {"fd": fd, "tail": b"", "flag": False}
+            pipe = {"fd": fd, "pid": pid, "buf": b"", "out": None}
             with lock:
                 stats["opened"] += 1
             threading.Thread(target=drain, args=(pid, pipe), daemon=True).start()

@@ -73,21 +73,26 @@ fn a_spy_reads_nothing_in_the_sandbox_and_steals_requests_without_it() {
         .count();
     assert_eq!(victims_faults, 0, "the victims were not disturbed");
 
-    // Without a sandbox the same bot opens its opponents' stdin and steals their requests —
-    // which is why the sandbox is the default (docs/security.md).
+    // Without a sandbox the same bot opens its opponents' stdin, steals their requests (their
+    // views, hands included) and answers them in their names through their stdout — which is
+    // why the sandbox is the default (docs/security.md).
     let dir = temp_dir("spy-none");
     let log = match_with(&dir, "spy.py", &[], victim, "none");
     let stolen = report(&dir, "spy-report.json");
     assert_eq!(stolen["siblings"], 2, "{stolen}");
     assert!(stolen["bytes"].as_u64().unwrap() > 0, "{stolen}");
-    assert!(stolen["requests"].as_u64().unwrap() > 0, "{stolen}");
-    let victim_timeouts = log
+    let requests = stolen["requests"].as_u64().unwrap();
+    assert!(requests > 0, "{stolen}");
+    assert!(stolen["forged"].as_u64().unwrap() > 0, "{stolen}");
+    // A victim never sees a stolen request, so each one ends as a forged reply accepted in its
+    // name or as a substituted decision; fewer substitutions than thefts means forgeries passed.
+    let substituted = log
         .iter()
-        .filter(|r| r["type"] == "fault" && r["seat"] != 0 && r["fault"] == "timeout")
-        .count();
+        .filter(|r| r["type"] == "action" && r["seat"] != 0 && r["substituted"] == true)
+        .count() as u64;
     assert!(
-        victim_timeouts > 0,
-        "a stolen request is a timeout for its victim"
+        substituted < requests,
+        "{substituted} substituted of {requests} stolen: the forged replies were taken as the victims'"
     );
 }
 
