@@ -205,7 +205,7 @@ fn a_bot_that_hangs_mid_match_times_out_until_it_is_stopped() {
 #[test]
 fn a_bot_that_is_slow_once_costs_one_timeout_and_plays_on() {
     // One worker, so one process plays all three matches and is slow once.
-    let z = zoo("slow-once", "slow_once.py 0.35", &["-j", "1"]);
+    let z = zoo("slow-once", "slow_once.py 0.3", &["-j", "1"]);
     assert_eq!(z.faults().len(), 1, "{:?}", z.faults());
     assert_eq!(z.kinds(), BTreeSet::from(["timeout".to_string()]));
 }
