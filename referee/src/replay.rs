@@ -179,7 +179,7 @@ fn replay_game<G: Game>(
                     // Before the first decision: the bot never started, or was stopped earlier.
                     None if summary.decisions == 0 => {
                         stopped[seat] = true;
-                        forfeited[seat] |= policy.forfeits(fault);
+                        forfeited[seat] |= policy.forfeits_absent();
                     }
                     None => {}
                 }

@@ -8,7 +8,10 @@ found as JSON to probe-report.json in its working directory:
   read_dir  -- the entries it can list in the directory named by argv[2] (the referee's output);
   network   -- whether it can open a TCP connection to 10.0.0.1:9 (an error other than
                "network unreachable" also counts as reachable);
-  log_bytes -- the size it sees of log.jsonl in the directory named by argv[2];
+  log_bytes, config_bytes -- the sizes it sees of log.jsonl and match.toml in the directory
+               named by argv[2];
+  write_dev_shm_past_cap -- whether it can write 8 MiB to /dev/shm;
+  write_run -- whether it can create a file in /run (where the host's sockets live);
   parent    -- its parent's pid (in a sandbox: the namespace's first process, not the referee)."""
 import json
 import os
@@ -29,6 +32,22 @@ def can_create(directory):
         return True
     except OSError:
         return False
+
+
+def can_fill(directory, size):
+    """Whether `size` bytes can be written to one file in `directory`."""
+    path = os.path.join(directory, f"fill-{os.getpid()}.tmp")
+    try:
+        with open(path, "wb") as f:
+            f.write(b"x" * size)
+        return True
+    except OSError:
+        return False
+    finally:
+        try:
+            os.remove(path)
+        except OSError:
+            pass
 
 
 def network():
@@ -54,10 +73,13 @@ def probe():
         "network": network(),
     }
     report["parent"] = os.getppid()
-    try:
-        report["log_bytes"] = os.path.getsize(os.path.join(sys.argv[2], "log.jsonl"))
-    except OSError:
-        report["log_bytes"] = None
+    for key, name in (("log_bytes", "log.jsonl"), ("config_bytes", "match.toml")):
+        try:
+            report[key] = os.path.getsize(os.path.join(sys.argv[2], name))
+        except OSError:
+            report[key] = None
+    report["write_dev_shm_past_cap"] = can_fill("/dev/shm", 8 << 20)
+    report["write_run"] = can_create("/run")
     with open("probe-report.json", "w") as f:
         json.dump(report, f)
 

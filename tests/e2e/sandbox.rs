@@ -17,13 +17,24 @@ fn match_with(
     opponent: &str,
     sandbox: &str,
 ) -> Vec<Value> {
-    let work = dir.join("work");
-    std::fs::create_dir_all(&work).unwrap();
+    match_in(dir, &dir.join("work"), script, args, opponent, sandbox)
+}
+
+/// [`match_with`], with the bot's working directory `work`.
+fn match_in(
+    dir: &Path,
+    work: &Path,
+    script: &str,
+    args: &[&str],
+    opponent: &str,
+    sandbox: &str,
+) -> Vec<Value> {
+    std::fs::create_dir_all(work).unwrap();
     let mut command = vec!["python3".to_string(), file(&format!("tests/bots/{script}"))];
     command.extend(args.iter().map(|a| a.to_string()));
     let random = file(opponent);
     let config = format!(
-        "game = \"vabanque\"\nseed = 7\ntime_limit_ms = 300\n\
+        "game = \"vabanque\"\nseed = 7\ntime_limit_ms = 300\nfile_mb = 4\n\
          [[bot]]\nname = \"probe\"\ncommand = {command:?}\nworkdir = {work:?}\n\
          [[bot]]\nname = \"a\"\ncommand = [\"python3\", {random:?}]\n\
          [[bot]]\nname = \"b\"\ncommand = [\"python3\", {random:?}]\n",
@@ -47,9 +58,8 @@ fn match_with(
     json_lines(&log)
 }
 
-fn report(dir: &Path, name: &str) -> Value {
-    let text = std::fs::read_to_string(dir.join("work").join(name))
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+fn report(work: &Path, name: &str) -> Value {
+    let text = std::fs::read_to_string(work.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
     serde_json::from_str(&text).unwrap()
 }
 
@@ -64,7 +74,7 @@ fn a_spy_reads_nothing_in_the_sandbox_and_steals_requests_without_it() {
     // gets there first.
     let victim = "tests/bots/lazy_reader.py";
     let log = match_with(&dir, "spy.py", &[], victim, "bwrap");
-    let seen = report(&dir, "spy-report.json");
+    let seen = report(&dir.join("work"), "spy-report.json");
     assert_eq!(seen["siblings"], 0, "{seen}");
     assert_eq!(seen["bytes"], 0, "{seen}");
     let victims_faults = log
@@ -78,7 +88,7 @@ fn a_spy_reads_nothing_in_the_sandbox_and_steals_requests_without_it() {
     // why the sandbox is the default (docs/security.md).
     let dir = temp_dir("spy-none");
     let log = match_with(&dir, "spy.py", &[], victim, "none");
-    let stolen = report(&dir, "spy-report.json");
+    let stolen = report(&dir.join("work"), "spy-report.json");
     assert_eq!(stolen["siblings"], 2, "{stolen}");
     assert!(stolen["bytes"].as_u64().unwrap() > 0, "{stolen}");
     let requests = stolen["requests"].as_u64().unwrap();
@@ -113,7 +123,7 @@ fn a_sandboxed_bot_sees_no_process_no_network_no_output_and_writes_only_its_dire
         "bwrap",
     );
     assert!(log.iter().all(|r| r["type"] != "fault"), "{log:?}");
-    let seen = report(&dir, "probe-report.json");
+    let seen = report(&dir.join("work"), "probe-report.json");
     assert_eq!(seen["fds"], serde_json::json!([0, 1, 2]), "{seen}");
     assert!(
         seen["pids"].as_u64().unwrap() <= 3,
@@ -131,7 +141,28 @@ fn a_sandboxed_bot_sees_no_process_no_network_no_output_and_writes_only_its_dire
     let listed = seen["read_dir"].as_array().unwrap();
     assert!(listed.iter().any(|e| e == "log.jsonl"), "{seen}");
     assert_eq!(seen["log_bytes"], 0, "{seen}");
+    assert_eq!(
+        seen["config_bytes"], 0,
+        "the config (with the seed) is hidden too: {seen}"
+    );
+    assert_eq!(seen["write_dev_shm_past_cap"], false, "{seen}");
+    assert_eq!(seen["write_run"], false, "{seen}");
     assert!(std::fs::metadata(&hidden).unwrap().len() > 0);
+
+    // A bot whose working directory holds the log and the config sees neither.
+    let dir = temp_dir("probe-workdir-holds-log");
+    match_in(
+        &dir,
+        &dir,
+        "prober.py",
+        &[outside.to_str().unwrap(), dir.to_str().unwrap()],
+        "sample-bots/python/vabanque_random.py",
+        "bwrap",
+    );
+    let seen = report(&dir, "probe-report.json");
+    assert_eq!(seen["write_cwd"], true, "{seen}");
+    assert_eq!(seen["log_bytes"], 0, "{seen}");
+    assert_eq!(seen["config_bytes"], 0, "{seen}");
 
     // Without the sandbox too, a bot inherits no descriptor but its own three.
     let dir = temp_dir("probe-none");
@@ -142,6 +173,6 @@ fn a_sandboxed_bot_sees_no_process_no_network_no_output_and_writes_only_its_dire
         "sample-bots/python/vabanque_random.py",
         "none",
     );
-    let seen = report(&dir, "probe-report.json");
+    let seen = report(&dir.join("work"), "probe-report.json");
     assert_eq!(seen["fds"], serde_json::json!([0, 1, 2]), "{seen}");
 }

@@ -185,3 +185,35 @@ fn each_bot_of_a_config_file_can_have_its_own_time_control() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("time_limit"), "{}", stderr(&out));
 }
+
+#[test]
+fn a_bot_whose_hello_is_garbage_forfeits_like_one_that_never_starts() {
+    let dir = temp_dir("bad-hello");
+    let log = dir.join("log.jsonl");
+    let out = run(&[
+        "match",
+        "--game",
+        "vabanque",
+        "--seed",
+        "12",
+        "--log",
+        log.to_str().unwrap(),
+        "--bot",
+        "bad=sh -c 'echo Loading...; exec sleep 5'",
+        "--bot",
+        "r1=builtin:random",
+        "--bot",
+        "r2=builtin:random",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = json_lines(&log);
+    let f = faults(&log);
+    assert_eq!(f[0]["fault"], "malformed", "{f:?}");
+    assert!(
+        f[0]["message"].as_str().unwrap().contains("forfeits"),
+        "{f:?}"
+    );
+    assert_eq!(result(&log)["ranks"][0], 3);
+    let replay = run(&["replay", dir.join("log.jsonl").to_str().unwrap()]);
+    assert!(replay.status.success(), "{}", stderr(&replay));
+}

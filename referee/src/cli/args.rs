@@ -208,6 +208,10 @@ pub struct RefereeingArgs {
     /// How bot processes are isolated [default: auto: bwrap where it works, else none].
     #[arg(long, value_enum)]
     pub sandbox: Option<SandboxMode>,
+    /// A file or directory sandboxed bots must not see (besides the referee's own outputs and
+    /// config, always hidden); repeatable.
+    #[arg(long, value_name = "PATH")]
+    pub hide: Vec<PathBuf>,
     /// A game option, KEY=VALUE (VALUE in TOML syntax); repeatable.
     #[arg(long = "option", value_name = "KEY=VALUE")]
     pub options: Vec<String>,

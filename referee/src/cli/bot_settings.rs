@@ -32,7 +32,8 @@ pub struct SettingsArgs {
     /// [default: the per-decision limit].
     #[arg(long, value_name = "MS")]
     pub first_decision_ms: Option<u64>,
-    /// A chess clock: milliseconds for all of a bot's decisions in one match [default: none].
+    /// A chess clock: milliseconds for all of a bot's decisions in one match, 0 for none
+    /// [default: none].
     #[arg(long, value_name = "MS")]
     pub bank_ms: Option<u64>,
     /// Milliseconds added to the bank after each decision [default: 0].
@@ -107,7 +108,7 @@ impl SettingsArgs {
                     startup_ms: self.startup_limit_ms.unwrap_or(DEFAULT_STARTUP_MS).max(1),
                     decision_ms,
                     first_decision_ms: self.first_decision_ms,
-                    bank_ms: self.bank_ms,
+                    bank_ms: self.bank_ms.filter(|&ms| ms > 0),
                     increment_ms: self.increment_ms.filter(|&ms| ms > 0),
                 },
                 overruns: self.overruns.unwrap_or(0),
@@ -190,6 +191,27 @@ pub(super) fn process_options(
         eprintln!(
             "referee: warning: no control group can be made here: a bot's memory is limited only if memory_mb is set (by RLIMIT_AS), its processes only by RLIMIT_NPROC (see docs/security.md)"
         );
+    }
+    // A bot's working directory inside a hidden path would be hidden from the bot itself.
+    for bot in bots {
+        let Some(workdir) = bot
+            .settings
+            .workdir
+            .as_ref()
+            .and_then(|w| w.canonicalize().ok())
+        else {
+            continue;
+        };
+        for output in &outputs {
+            if output.canonicalize().is_ok_and(|o| workdir.starts_with(&o)) {
+                return Err(Failure::usage(format!(
+                    "bot '{}': its workdir {} is (inside) {}, which bots must not see; move one of them",
+                    bot.name,
+                    workdir.display(),
+                    output.display()
+                )));
+            }
+        }
     }
     let mut hidden = outputs;
     hidden.extend(bots.iter().filter_map(|b| b.settings.workdir.clone()));

@@ -50,6 +50,7 @@ fn run_game<G: Builtins>(config: MatchConfig) -> Result<ExitCode, Failure> {
         .log
         .iter()
         .chain(&config.stderr_dir)
+        .chain(&config.refereeing.hide)
         .cloned()
         .collect();
     let process =
@@ -126,28 +127,34 @@ async fn play<G: Builtins>(
     record
 }
 
-/// SIGINT and SIGTERM, caught from the moment this is made (make it before starting bots, so
-/// that no signal can kill the referee with its bots still running).
+/// SIGINT, SIGTERM, SIGHUP (the terminal closed) and SIGQUIT, caught from the moment this is
+/// made (make it before starting bots, so that no such signal can kill the referee with its
+/// bots still running).
 pub(super) struct Interrupt {
-    term: tokio::signal::unix::Signal,
-    int: tokio::signal::unix::Signal,
+    signals: Vec<tokio::signal::unix::Signal>,
 }
 
 impl Interrupt {
     /// Starts catching the signals (inside the runtime).
     pub(super) fn catch() -> Self {
         use tokio::signal::unix::{SignalKind, signal};
+        let kinds = [
+            SignalKind::terminate(),
+            SignalKind::interrupt(),
+            SignalKind::hangup(),
+            SignalKind::quit(),
+        ];
         Interrupt {
-            term: signal(SignalKind::terminate()).expect("SIGTERM handler"),
-            int: signal(SignalKind::interrupt()).expect("SIGINT handler"),
+            signals: kinds
+                .into_iter()
+                .map(|k| signal(k).expect("a signal handler"))
+                .collect(),
         }
     }
 
     /// Resolves at the first signal.
     pub(super) async fn wait(&mut self) {
-        tokio::select! {
-            _ = self.term.recv() => {},
-            _ = self.int.recv() => {},
-        }
+        let waits = self.signals.iter_mut().map(|s| Box::pin(s.recv()));
+        futures::future::select_all(waits).await;
     }
 }

@@ -20,6 +20,8 @@ struct MatchFile {
     stderr_dir: Option<PathBuf>,
     sandbox: Option<SandboxMode>,
     #[serde(default)]
+    hide: Vec<PathBuf>,
+    #[serde(default)]
     options: toml::Table,
     #[serde(default)]
     bot: Vec<BotEntry>,
@@ -121,6 +123,8 @@ pub fn from_args(args: MatchArgs) -> Result<MatchConfig, Failure> {
         file.max_faults,
         &file.policy,
         file.sandbox,
+        file.hide,
+        args.config.clone(),
     );
     let seed = args.seed.or(file.seed);
     Ok(MatchConfig {
@@ -207,6 +211,9 @@ pub struct Refereeing {
     pub policy: FaultPolicy,
     /// How bots are isolated.
     pub sandbox: SandboxMode,
+    /// Paths sandboxed bots must not see: the config file and those given with `--hide` or
+    /// `hide = [...]`.
+    pub hide: Vec<PathBuf>,
 }
 
 impl Refereeing {
@@ -215,11 +222,17 @@ impl Refereeing {
         file_max_faults: Option<u32>,
         file_policy: &PolicyArgs,
         file_sandbox: Option<SandboxMode>,
+        file_hide: Vec<PathBuf>,
+        config_file: Option<PathBuf>,
     ) -> Self {
+        let mut hide: Vec<PathBuf> = config_file.into_iter().collect();
+        hide.extend(file_hide);
+        hide.extend(flags.hide.iter().cloned());
         Refereeing {
             max_faults: max_faults(flags.max_faults, file_max_faults),
             policy: flags.policy.resolve(file_policy),
             sandbox: sandbox_mode(flags.sandbox, file_sandbox),
+            hide,
         }
     }
 }

@@ -76,6 +76,9 @@ fn run_game<G: Builtins>(config: TournamentConfig) -> Result<ExitCode, Failure> 
                 name: b.name.clone(),
                 command: b.describe(),
                 limits: b.settings.time.limits,
+                overruns: b.settings.time.overruns,
+                overrun_ms: b.settings.time.overrun_ms,
+                resources: b.settings.limits,
             })
             .collect(),
         players,
@@ -142,7 +145,9 @@ fn run_game<G: Builtins>(config: TournamentConfig) -> Result<ExitCode, Failure> 
         policy: config.refereeing.policy,
         process: super::bot_settings::process_options(
             config.refereeing.sandbox,
-            vec![config.out.clone()],
+            std::iter::once(config.out.clone())
+                .chain(config.refereeing.hide.iter().cloned())
+                .collect(),
             &config.bots,
         )?,
         stderr_dir: Some(stderr_dir),

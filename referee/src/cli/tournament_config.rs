@@ -28,6 +28,8 @@ struct TournamentFile {
     logs: Option<bool>,
     max_faults: Option<u32>,
     sandbox: Option<SandboxMode>,
+    #[serde(default)]
+    hide: Vec<PathBuf>,
     format: Option<BoardFormat>,
     #[serde(default)]
     options: toml::Table,
@@ -111,6 +113,8 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentConfig, Failure> {
         file.max_faults,
         &file.policy,
         file.sandbox,
+        file.hide,
+        args.config.clone(),
     );
     let settings = SettingsArgs::from_table(file.settings, "the tournament file")?;
     let bots = bot_specs(&args.bots, file.bot, &args.refereeing.settings, &settings)?;

@@ -202,7 +202,7 @@ pub async fn play_match<G: Game>(
             None => None,
         };
         if let Some(mut fault) = absent {
-            let forfeit = books.policy.forfeits(fault.fault);
+            let forfeit = books.policy.forfeits_absent();
             fault.message.push_str(if forfeit {
                 "; the bot forfeits the match (ranked last) and the referee plays for its seat"
             } else {
@@ -216,7 +216,8 @@ pub async fn play_match<G: Game>(
         state.listens = matches!(player.seat, Seat::Process(_));
         let bot_seed = seed::bot_seed(settings.seed, i);
         match &mut player.seat {
-            Seat::Process(_) => {
+            Seat::Process(bot) => {
+                bot.begin_match(player.next_id).await;
                 state
                     .pending
                     .extend(line(&ToBot::<(), (), ()>::MatchStart(MatchStart {

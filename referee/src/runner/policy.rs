@@ -95,6 +95,13 @@ impl FaultPolicy {
     pub fn forfeits(&self, kind: FaultKind) -> bool {
         self.penalty(kind) == Penalty::Forfeit
     }
+
+    /// Whether a bot that is not there at the start of a match forfeits it. Whatever went wrong
+    /// at start-up (no process, no `hello`, a `hello` that is garbage or of another protocol, a
+    /// process stopped earlier), the seat has no bot: that is a crash.
+    pub fn forfeits_absent(&self) -> bool {
+        self.crash == Penalty::Forfeit
+    }
 }
 
 /// The ranks of a match in which the seats marked in `forfeited` forfeited: the others keep the

@@ -91,23 +91,26 @@ fn sweep_stale(parent: &Path) {
     }
 }
 
-/// Kills every process listed in `dir`'s `cgroup.procs` until none is left or `deadline`.
+/// Sends SIGKILL to every process listed in `dir`'s `cgroup.procs`; whether there was any.
+fn kill_round(dir: &Path) -> bool {
+    let members: Vec<i32> = fs::read_to_string(dir.join("cgroup.procs"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect();
+    for &pid in &members {
+        // SAFETY: kill(2) with a pid read from the group; no memory is involved.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+    !members.is_empty()
+}
+
+/// Kills every process listed in `dir`'s `cgroup.procs` until none is left or `deadline`
+/// (blocking: for use outside the runtime, as in `Drop`).
 fn kill_members(dir: &Path, deadline: Instant) {
-    loop {
-        let members: Vec<i32> = fs::read_to_string(dir.join("cgroup.procs"))
-            .unwrap_or_default()
-            .lines()
-            .filter_map(|l| l.trim().parse().ok())
-            .collect();
-        if members.is_empty() || Instant::now() > deadline {
-            return;
-        }
-        for pid in members {
-            // SAFETY: kill(2) with a pid read from the group; no memory is involved.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-            }
-        }
+    while kill_round(dir) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(2));
     }
 }
@@ -156,7 +159,10 @@ fn find() -> Option<Hierarchy> {
         return None;
     }
     let dir = referee_dir(&unified)?;
-    fs::write(dir.join("cgroup.subtree_control"), "+memory +pids").ok()?;
+    if fs::write(dir.join("cgroup.subtree_control"), "+memory +pids").is_err() {
+        let _ = fs::remove_dir(&dir);
+        return None;
+    }
     Some(Hierarchy {
         memory: dir.clone(),
         pids: dir,
@@ -258,9 +264,12 @@ impl BotCgroup {
     }
 
     /// Kills every process in the group, however it left its process group or session, and
-    /// waits (up to a second) until the group is empty.
-    pub fn kill_all(&self) {
-        kill_members(&self.pids, Instant::now() + Duration::from_secs(1));
+    /// waits (up to a second, without blocking the runtime) until the group is empty.
+    pub async fn kill_all(&self) {
+        let deadline = Instant::now() + Duration::from_secs(1);
+        while kill_round(&self.pids) && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
     }
 
     fn counter(&self, dir: &Path, file: &str, key: &str) -> u64 {
@@ -304,7 +313,7 @@ impl BotCgroup {
 impl Drop for BotCgroup {
     fn drop(&mut self) {
         self.procs.clear();
-        self.kill_all();
+        kill_members(&self.pids, Instant::now() + Duration::from_secs(1));
         for dir in self.dirs.iter().rev() {
             remove(dir);
         }

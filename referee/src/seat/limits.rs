@@ -14,7 +14,7 @@ pub const DEFAULT_PROCESSES: u64 = 256;
 pub const DEFAULT_FILE_MB: u64 = 256;
 
 /// A bot's resource limits as configured; `None` means the default, `Some(0)` no limit.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ResourceLimits {
     /// Memory, in MiB [default: 2048, where a control group can enforce it].
     pub memory_mb: Option<u64>,

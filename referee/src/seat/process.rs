@@ -84,6 +84,9 @@ pub struct ProcessBot {
     limits: ResourceLimits,
     /// The inode of its stdout pipe, to see who still holds the pipe.
     stdout_pipe: u64,
+    /// The first request id of the current match: replies to earlier ids belong to an earlier
+    /// match and are dropped silently.
+    first_id: u64,
 }
 
 impl ProcessBot {
@@ -99,6 +102,8 @@ impl ProcessBot {
         let cgroup = BotCgroup::create(limits.memory_bytes(), limits.processes());
         let rlimits = limits.rlimits(cgroup.is_some());
         let join_fds = cgroup.as_ref().map(BotCgroup::join_fds).unwrap_or_default();
+        // SAFETY: sysconf only reads a limit.
+        let max_fd = unsafe { libc::sysconf(libc::_SC_OPEN_MAX) }.clamp(3, 65_536) as i32;
         let wrapped = options.sandbox.wrap(
             command,
             options.workdir.as_deref(),
@@ -130,13 +135,19 @@ impl ProcessBot {
                 }
                 limits::apply(&rlimits)?;
                 // No descriptor but the three standard ones survives the exec, whatever the
-                // referee's own parent left open.
-                libc::syscall(
+                // referee's own parent left open (one call; one per descriptor on kernels
+                // before 5.11).
+                if libc::syscall(
                     libc::SYS_close_range,
                     3u32,
                     u32::MAX,
                     libc::CLOSE_RANGE_CLOEXEC,
-                );
+                ) != 0
+                {
+                    for fd in 3..max_fd {
+                        libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+                    }
+                }
                 Ok(())
             });
         }
@@ -190,6 +201,7 @@ impl ProcessBot {
             sandboxed: options.sandbox.is_bwrap(),
             limits,
             stdout_pipe,
+            first_id: 0,
         })
     }
 
@@ -254,6 +266,13 @@ impl ProcessBot {
         }
     }
 
+    /// Starts a match whose first request will have id `first_id`: what the bot wrote after
+    /// the last match ended, and any reply to an earlier id, is not charged to this one.
+    pub async fn begin_match(&mut self, first_id: u64) {
+        self.first_id = first_id;
+        while let Ok(Some(Ok(_))) = timeout(Duration::ZERO, self.lines.next()).await {}
+    }
+
     /// Writes `bytes` (whole lines) to the bot's stdin within `limit`.
     ///
     /// # Errors
@@ -316,6 +335,7 @@ impl ProcessBot {
             };
             let fault = match parse(&line) {
                 Ok(FromBot::Action(reply)) if reply.id == id => return Ok(reply.action),
+                Ok(FromBot::Action(reply)) if reply.id < self.first_id => continue,
                 Ok(FromBot::Action(reply)) if self.expired.contains(&reply.id) => {
                     self.expired.retain(|&e| e != reply.id);
                     continue;
@@ -508,7 +528,7 @@ impl ProcessBot {
         let _ = timeout(Duration::from_secs(2), self.child.wait()).await;
         // Whatever left the process group (a `setsid` descendant) is still in the control group.
         if let Some(group) = &self.cgroup {
-            group.kill_all();
+            group.kill_all().await;
         }
         if let Some(drain) = self.drain.take() {
             let _ = timeout(Duration::from_millis(500), drain).await;

@@ -1,7 +1,8 @@
 //! The bubblewrap sandbox: each bot process in its own PID, network, IPC, UTS, user and cgroup
-//! namespaces, with no capabilities, a read-only view of the file system, a private `/tmp`,
-//! the referee's output (logs, results, other bots' stderr and working directories) hidden,
-//! and only its own working directory writable.
+//! namespaces, with no capabilities, a read-only view of the file system, a private `/tmp` and
+//! `/dev/shm` (both capped), an empty `/run` (no host sockets), the referee's output and config
+//! (logs, results, other bots' stderr and working directories) hidden, and only its own working
+//! directory writable.
 //!
 //! In its own PID namespace a bot sees no other process, so it cannot open another bot's pipes
 //! through `/proc/PID/fd`; and when the namespace's first process dies the kernel kills every
@@ -127,33 +128,35 @@ impl Sandbox {
                 args.extend(["--ro-bind".into(), path.clone(), path]);
             }
         }
+        // The working directory first, so that hidden paths inside it are hidden too.
+        let own = workdir.and_then(|w| w.canonicalize().ok());
+        if let Some(dir) = &own {
+            let dir = dir.display().to_string();
+            args.extend(["--bind".into(), dir.clone(), dir]);
+        }
         for path in hidden {
             let Ok(path) = path.canonicalize() else {
                 continue;
             };
-            if workdir.is_some_and(|w| w.canonicalize().is_ok_and(|w| w == path)) {
+            if own.as_ref() == Some(&path) {
                 continue;
             }
-            let path = path.display().to_string();
-            if Path::new(&path).is_dir() {
-                args.extend(["--tmpfs".to_string(), path]);
-            } else {
-                args.extend(["--ro-bind".into(), "/dev/null".into(), path]);
-            }
-        }
-        match workdir.and_then(|w| w.canonicalize().ok()) {
-            Some(dir) => {
-                let dir = dir.display().to_string();
+            let shown = path.display().to_string();
+            if path.is_dir() {
                 args.extend([
-                    "--bind".into(),
-                    dir.clone(),
-                    dir.clone(),
-                    "--chdir".into(),
-                    dir,
+                    "--size".into(),
+                    "4096".into(),
+                    "--tmpfs".into(),
+                    shown.clone(),
+                    "--remount-ro".into(),
+                    shown,
                 ]);
+            } else {
+                args.extend(["--ro-bind".into(), "/dev/null".into(), shown]);
             }
-            None => args.extend(["--chdir".into(), cwd.display().to_string()]),
         }
+        let dir = own.unwrap_or(cwd);
+        args.extend(["--chdir".into(), dir.display().to_string()]);
         args.push("--".into());
         args.extend(command.iter().cloned());
         args
@@ -162,6 +165,11 @@ impl Sandbox {
 
 /// The namespaces, mounts and privileges every sandboxed bot gets.
 fn base_args(tmp_bytes: Option<u64>) -> Vec<String> {
+    let size = |args: &mut Vec<String>| {
+        if let Some(bytes) = tmp_bytes {
+            args.extend(["--size".to_string(), bytes.to_string()]);
+        }
+    };
     let mut args: Vec<String> = [
         "--unshare-all",
         "--die-with-parent",
@@ -171,16 +179,19 @@ fn base_args(tmp_bytes: Option<u64>) -> Vec<String> {
         "--ro-bind",
         "/",
         "/",
-        "--dev",
-        "/dev",
         "--proc",
         "/proc",
+        "--dev",
+        "/dev",
     ]
     .map(String::from)
     .to_vec();
-    if let Some(bytes) = tmp_bytes {
-        args.extend(["--size".to_string(), bytes.to_string()]);
-    }
+    // /dev read-only but for a capped /dev/shm; /run (the host's sockets) empty and read-only;
+    // a private, capped /tmp.
+    size(&mut args);
+    args.extend(["--tmpfs", "/dev/shm", "--remount-ro", "/dev"].map(String::from));
+    args.extend(["--tmpfs", "/run", "--remount-ro", "/run"].map(String::from));
+    size(&mut args);
     args.extend(["--tmpfs".to_string(), "/tmp".to_string()]);
     args
 }

@@ -38,6 +38,12 @@ pub struct MetaBot {
     pub command: String,
     /// The time limits it is held to.
     pub limits: protocol::Limits,
+    /// Late replies per match accepted as soft overruns.
+    pub overruns: u32,
+    /// How late a soft overrun may be, in milliseconds.
+    pub overrun_ms: u64,
+    /// Its resource limits as configured.
+    pub resources: crate::seat::ResourceLimits,
 }
 
 /// What a tournament plays: every setting that changes results. Resume and merge refuse
