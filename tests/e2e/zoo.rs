@@ -233,6 +233,17 @@ fn bots_that_exit_at_once_or_crash_mid_match_forfeit() {
 #[test]
 fn a_bot_that_closes_stdout_but_keeps_running_is_an_exit_and_is_killed() {
     let z = zoo("closes-stdout", "closes_stdout.py", &[]);
+    let sandboxed = !z.stderr.contains("bots run without a sandbox");
+    if sandboxed && !z.had_cgroups() {
+        // bubblewrap holds the pipe open; without a control group the referee cannot tell
+        // that no process of the bot does (docs/security.md): the bot times out instead.
+        skipped(
+            "closed stdout seen through the sandbox",
+            "no control groups can be made here",
+        );
+        assert_eq!(z.kinds(), BTreeSet::from(["timeout".to_string()]));
+        return;
+    }
     assert_eq!(z.kinds(), BTreeSet::from(["exited".to_string()]));
     assert!(
         z.faults()[0].1.contains("closed its standard output"),
