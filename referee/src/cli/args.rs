@@ -82,6 +82,10 @@ pub struct TournamentArgs {
     /// Matches played at once [default: the number of cores].
     #[arg(short = 'j', long = "jobs")]
     pub jobs: Option<usize>,
+    /// Pin each worker and its bots to a core of its own [default: true when -j is at most the
+    /// number of cores].
+    #[arg(long, value_name = "BOOL")]
+    pub pin: Option<bool>,
     /// The results directory [default: tournament-out].
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,

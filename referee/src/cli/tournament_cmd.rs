@@ -153,7 +153,9 @@ fn run_game<G: Builtins>(config: TournamentConfig) -> Result<ExitCode, Failure> 
         stderr_dir: Some(stderr_dir),
         logs_dir: config.logs.then_some(logs_dir),
         jobs: config.jobs,
+        pin: config.pin,
     };
+    let settings = std::sync::Arc::new(settings);
     let progress = (!config.quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new(share);
         bar.set_style(
@@ -172,7 +174,7 @@ fn run_game<G: Builtins>(config: TournamentConfig) -> Result<ExitCode, Failure> 
     let outcome = runtime.block_on(async {
         let mut interrupt = super::match_cmd::Interrupt::catch();
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<MatchResult>();
-        let pool = run_pool(&settings, scheduled, tx);
+        let pool = run_pool(settings.clone(), scheduled, tx);
         let coordinator = async {
             while let Some(result) = rx.recv().await {
                 file.append(&result).map_err(|e| Failure {

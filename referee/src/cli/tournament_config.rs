@@ -21,6 +21,7 @@ struct TournamentFile {
     matches: Option<u64>,
     seed: Option<u64>,
     jobs: Option<usize>,
+    pin: Option<bool>,
     out: Option<PathBuf>,
     schedule: Option<Format>,
     candidate: Option<String>,
@@ -57,6 +58,8 @@ pub struct TournamentConfig {
     pub seed: u64,
     /// Matches at once.
     pub jobs: usize,
+    /// Whether workers and their bots are pinned to cores.
+    pub pin: bool,
     /// The results directory.
     pub out: PathBuf,
     /// The schedule format.
@@ -139,13 +142,15 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentConfig, Failure> {
     let cores = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
+    let jobs = args.jobs.or(file.jobs).unwrap_or(cores).max(1);
     Ok(TournamentConfig {
         game,
         bots,
         players: args.players.or(file.players),
         matches: args.matches.or(file.matches),
         seed: args.seed.or(file.seed).unwrap_or(1),
-        jobs: args.jobs.or(file.jobs).unwrap_or(cores).max(1),
+        jobs,
+        pin: args.pin.or(file.pin).unwrap_or(jobs <= cores),
         out: args
             .out
             .or(file.out)

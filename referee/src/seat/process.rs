@@ -270,7 +270,8 @@ impl ProcessBot {
     /// the last match ended, and any reply to an earlier id, is not charged to this one.
     pub async fn begin_match(&mut self, first_id: u64) {
         self.first_id = first_id;
-        while let Ok(Some(Ok(_))) = timeout(Duration::ZERO, self.lines.next()).await {}
+        // Only what has already arrived: one poll each, no timer.
+        while let Some(Some(Ok(_))) = futures::FutureExt::now_or_never(self.lines.next()) {}
     }
 
     /// Writes `bytes` (whole lines) to the bot's stdin within `limit`.

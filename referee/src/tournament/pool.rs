@@ -11,6 +11,7 @@
 //! which can depend on `-j`: bots must stay until `goodbye`.) Results go to the coordinator over
 //! a channel, as each finishes.
 
+use super::affinity;
 use super::results::MatchResult;
 use super::schedule::ScheduledMatch;
 use crate::bots::Builtins;
@@ -20,11 +21,12 @@ use crate::runner::{
 use crate::seat::{BotSpec, ProcessOptions, Seat};
 use std::collections::VecDeque;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
 
 /// How the pool plays.
+#[derive(Clone)]
 pub struct PoolSettings<G: Builtins> {
     /// The bots, indexed as in the schedule.
     pub specs: Vec<BotSpec>,
@@ -42,24 +44,90 @@ pub struct PoolSettings<G: Builtins> {
     pub logs_dir: Option<PathBuf>,
     /// Matches played at once.
     pub jobs: usize,
+    /// Whether each worker, and every bot process it starts, is pinned to a core of its own
+    /// (worker `w` to the `w mod n`-th core the referee may use).
+    pub pin: bool,
 }
 
 /// Plays `matches` with `settings.jobs` workers and sends each result on `results` as it
 /// finishes. Returns when every match is played, or at the first failure of the referee itself.
 ///
+/// Each worker is an OS thread with a one-thread runtime of its own, so that the referee's
+/// work spreads over the cores; when `settings.pin` is set, the thread is pinned to one core and
+/// the bot processes it starts inherit that core, so a match's referee work and its bots never
+/// wait for a cross-core wake-up. Dropping the returned future stops every worker and every bot
+/// before it returns.
+///
 /// # Errors
 /// [`RunError`] when a match log cannot be written or the game refuses a setup.
 pub async fn run_pool<G: Builtins>(
-    settings: &PoolSettings<G>,
+    settings: Arc<PoolSettings<G>>,
     matches: Vec<ScheduledMatch>,
     results: UnboundedSender<MatchResult>,
 ) -> Result<(), RunError> {
-    let queue = Mutex::new(VecDeque::from(matches));
-    let workers = (0..settings.jobs.max(1)).map(|w| worker(w, settings, &queue, results.clone()));
-    futures::future::join_all(workers)
-        .await
-        .into_iter()
-        .collect()
+    let queue = Arc::new(Mutex::new(VecDeque::from(matches)));
+    let (cancel, cancelled) = tokio::sync::watch::channel(false);
+    let cores = affinity::allowed_cores();
+    let mut stop = StopOnDrop {
+        cancel,
+        threads: Vec::new(),
+    };
+    let mut dones = futures::stream::FuturesUnordered::new();
+    for w in 0..settings.jobs.max(1) {
+        let (done, finished) = tokio::sync::oneshot::channel();
+        let (settings, queue, results) = (settings.clone(), queue.clone(), results.clone());
+        let mut cancelled = cancelled.clone();
+        let core = (settings.pin && !cores.is_empty()).then(|| cores[w % cores.len()]);
+        let thread = std::thread::Builder::new()
+            .name(format!("worker-{w}"))
+            .spawn(move || {
+                if let Some(core) = core {
+                    affinity::pin_current_thread(core);
+                }
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .expect("a worker runtime");
+                let outcome = runtime.block_on(async {
+                    tokio::select! {
+                        outcome = worker(w, &settings, &queue, results) => outcome,
+                        _ = cancelled.wait_for(|stop| *stop) => Ok(()),
+                    }
+                });
+                // Dropping the runtime drops whatever the worker held: its bots are killed.
+                drop(runtime);
+                let _ = done.send(outcome);
+            })
+            .expect("a worker thread");
+        stop.threads.push(thread);
+        dones.push(finished);
+    }
+    let mut outcome = Ok(());
+    while let Some(done) = futures::StreamExt::next(&mut dones).await {
+        if let Ok(Err(e)) = done {
+            if outcome.is_ok() {
+                // The first failure stops the others.
+                let _ = stop.cancel.send(true);
+                outcome = Err(e);
+            }
+        }
+    }
+    outcome
+}
+
+/// Stops and joins the worker threads when the pool is dropped (finished or not).
+struct StopOnDrop {
+    cancel: tokio::sync::watch::Sender<bool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        let _ = self.cancel.send(true);
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+    }
 }
 
 async fn worker<G: Builtins>(
