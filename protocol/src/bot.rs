@@ -4,8 +4,8 @@
 //! forwards everything else to the bot, ignores message types it does not know, and returns on
 //! `goodbye` or end of input. It has no dependencies beyond serde.
 
-use crate::{ErrorMsg, FromBot, MatchEnd, MatchStart, Request, ToBot};
-use serde::{Serialize, de::DeserializeOwned};
+use crate::{ErrorMsg, EventMsg, FromBot, Hello, MatchEnd, MatchStart, Request};
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use std::io::{self, BufRead, Write};
 
 /// A bot for one game, with the game's view `V`, action `A` and event `E` types.
@@ -18,6 +18,11 @@ pub trait Bot<V, A, E> {
     fn decide(&mut self, request: &Request<V, A>) -> A;
     /// Something happened in the match.
     fn event(&mut self, _event: &E) {}
+    /// Whether the bot looks at events. A bot that does not (it decides from the view alone)
+    /// returns `false`, and event lines are then not parsed at all.
+    fn wants_events(&self) -> bool {
+        true
+    }
     /// The referee refused something this bot sent (the default prints it to stderr).
     fn error(&mut self, error: &ErrorMsg) {
         eprintln!("referee error: {}: {}", error.fault, error.message);
@@ -41,34 +46,14 @@ where
     let mut stdout = io::BufWriter::new(io::stdout().lock());
     for line in stdin.lines() {
         let line = line?;
-        let message: ToBot<V, A, E> = match serde_json::from_str(&line) {
-            Ok(message) => message,
+        let reply = match handle(bot, &line) {
+            Ok(Handled::Reply(reply)) => Some(reply),
+            Ok(Handled::Nothing) => None,
+            Ok(Handled::Goodbye) => return Ok(()),
             Err(err) => {
                 eprintln!("cannot parse a referee message ({err}): {line}");
                 continue;
             }
-        };
-        let reply = match message {
-            ToBot::Hello(_) => Some(FromBot::hello(bot.name())),
-            ToBot::MatchStart(start) => {
-                bot.match_start(&start);
-                None
-            }
-            ToBot::Request(request) => Some(FromBot::action(request.id, bot.decide(&request))),
-            ToBot::Event(event) => {
-                bot.event(&event.event);
-                None
-            }
-            ToBot::Error(error) => {
-                bot.error(&error);
-                None
-            }
-            ToBot::MatchEnd(end) => {
-                bot.match_end(&end);
-                None
-            }
-            ToBot::Goodbye(_) => return Ok(()),
-            ToBot::Unknown => None,
         };
         if let Some(reply) = reply {
             serde_json::to_writer(&mut stdout, &reply)?;
@@ -77,4 +62,58 @@ where
         }
     }
     Ok(())
+}
+
+/// What one message asks of the driver.
+enum Handled<A> {
+    Reply(FromBot<A>),
+    Nothing,
+    Goodbye,
+}
+
+/// Only the `type` of a message: read first, so that each message is then parsed straight into
+/// its own struct (no buffering of the whole message, as a tagged enum would need), and events
+/// not at all for a bot that does not want them.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: std::borrow::Cow<'a, str>,
+}
+
+fn handle<V, A, E>(bot: &mut impl Bot<V, A, E>, line: &str) -> serde_json::Result<Handled<A>>
+where
+    V: DeserializeOwned,
+    A: Serialize + DeserializeOwned,
+    E: DeserializeOwned,
+{
+    let envelope: Envelope = serde_json::from_str(line)?;
+    Ok(match envelope.kind.as_ref() {
+        "hello" => {
+            let _: Hello = serde_json::from_str(line)?;
+            Handled::Reply(FromBot::hello(bot.name()))
+        }
+        "match_start" => {
+            bot.match_start(&serde_json::from_str::<MatchStart>(line)?);
+            Handled::Nothing
+        }
+        "request" => {
+            let request: Request<V, A> = serde_json::from_str(line)?;
+            Handled::Reply(FromBot::action(request.id, bot.decide(&request)))
+        }
+        "event" if bot.wants_events() => {
+            bot.event(&serde_json::from_str::<EventMsg<E>>(line)?.event);
+            Handled::Nothing
+        }
+        "error" => {
+            bot.error(&serde_json::from_str::<ErrorMsg>(line)?);
+            Handled::Nothing
+        }
+        "match_end" => {
+            bot.match_end(&serde_json::from_str::<MatchEnd>(line)?);
+            Handled::Nothing
+        }
+        "goodbye" => Handled::Goodbye,
+        // Events a bot does not want, and message types this driver does not know.
+        _ => Handled::Nothing,
+    })
 }

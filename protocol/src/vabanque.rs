@@ -48,7 +48,7 @@ impl Phase {
 }
 
 /// An action, as a bot sends it. Which shape is expected depends on the phase.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, JsonSchema)]
 #[serde(untagged, deny_unknown_fields)]
 pub enum Action {
     /// Card phase: place `card` face down at `table`.
@@ -68,6 +68,30 @@ pub enum Action {
         /// 0 to 4.
         steps: usize,
     },
+}
+
+/// On the wire an action is untagged: its keys tell the variants apart. It is read through a
+/// plain struct of optional fields rather than serde's untagged-enum machinery, which buffers
+/// every value before trying each variant; the accepted shapes are the same.
+impl<'de> Deserialize<'de> for Action {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Fields {
+            card: Option<Card>,
+            table: Option<usize>,
+            steps: Option<usize>,
+        }
+        let f = Fields::deserialize(deserializer)?;
+        match (f.card, f.table, f.steps) {
+            (Some(card), Some(table), None) => Ok(Action::Card { card, table }),
+            (None, Some(table), None) => Ok(Action::Chip { table }),
+            (None, None, Some(steps)) => Ok(Action::Move { steps }),
+            _ => Err(serde::de::Error::custom(
+                "data did not match any variant of untagged enum Action",
+            )),
+        }
+    }
 }
 
 /// A card placed this round, as the receiving seat may see it.
