@@ -227,7 +227,7 @@ fn replay_game<G: Game>(
                         format!("seat {seat} plays itself after it was stopped"),
                     ));
                 }
-                let action = state.parse_action(action.clone()).map_err(|expected| {
+                let action = state.parse_action(&action).map_err(|expected| {
                     mismatch(
                         line,
                         format!("{action} is not a {phase} action: {expected}"),

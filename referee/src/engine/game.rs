@@ -171,7 +171,7 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     ///
     /// # Errors
     /// A message saying what shape was expected.
-    fn parse_action(&self, value: serde_json::Value) -> Result<Self::Action, String>;
+    fn parse_action(&self, value: &serde_json::Value) -> Result<Self::Action, String>;
 
     /// The documented action the referee plays for a seat that faulted.
     fn default_action(&self) -> Self::Action;

@@ -421,7 +421,7 @@ async fn ask<G: Game>(
                     ));
                 }
             }
-            game.parse_action(value.clone()).map_err(|expected| {
+            game.parse_action(&value).map_err(|expected| {
                 let message = format!(
                     "the action {value} is not a {} action: {expected}",
                     turn.phase

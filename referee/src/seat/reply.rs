@@ -2,10 +2,27 @@
 //! the bytes, the answer is a message or a [`Fault`] — never a panic (see the property tests).
 
 use super::Fault;
-use protocol::{FaultKind, FromBot};
+use protocol::{ActionReply, FaultKind, FromBot, HelloReply};
+use serde::Deserialize;
 use serde_json::Value;
+use serde_json::error::Category;
 
-/// Parses one line from a bot: first as UTF-8 text, then as JSON, then as a message.
+/// Every field a bot's message may have, read in one pass straight from the text (no
+/// intermediate JSON tree, no buffering for the `type` tag); unknown fields are skipped.
+#[derive(Deserialize)]
+struct Wire<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: std::borrow::Cow<'a, str>,
+    id: Option<u64>,
+    /// Missing and `null` alike: the game's action parser then refuses it.
+    #[serde(default)]
+    action: Value,
+    name: Option<String>,
+    protocol: Option<u32>,
+}
+
+/// Parses one line from a bot: first as UTF-8 text, then as JSON, then as a message. Text that
+/// is not JSON is `malformed`; JSON that is not a message of the protocol is `wrong_shape`.
 pub(crate) fn parse(bytes: &[u8]) -> Result<FromBot, Fault> {
     let line = std::str::from_utf8(bytes).map_err(|_| {
         Fault::new(
@@ -17,18 +34,42 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<FromBot, Fault> {
         )
     })?;
     let line = line.strip_suffix('\r').unwrap_or(line);
-    let value: Value = serde_json::from_str(line).map_err(|e| {
-        Fault::new(
-            FaultKind::Malformed,
-            format!("not valid JSON ({e}): {}", excerpt(line)),
-        )
-    })?;
-    serde_json::from_value(value).map_err(|e| {
+    let not_a_message = |why: &str| {
         Fault::new(
             FaultKind::WrongShape,
-            format!("not a protocol message ({e}): {}", excerpt(line)),
+            format!("not a protocol message ({why}): {}", excerpt(line)),
         )
-    })
+    };
+    let wire: Wire = serde_json::from_str(line).map_err(|e| {
+        // A data error may come before the reader reaches a syntax error further on: only
+        // text that is JSON throughout is merely the wrong shape (checked on this error path
+        // only).
+        let shape = e.to_string();
+        let syntax = match e.classify() {
+            Category::Data => serde_json::from_str::<serde::de::IgnoredAny>(line).err(),
+            _ => Some(e),
+        };
+        match syntax {
+            Some(e) => Fault::new(
+                FaultKind::Malformed,
+                format!("not valid JSON ({e}): {}", excerpt(line)),
+            ),
+            None => not_a_message(&shape),
+        }
+    })?;
+    match (wire.kind.as_ref(), wire.id, wire.name) {
+        ("action", Some(id), _) => Ok(FromBot::Action(ActionReply {
+            id,
+            action: wire.action,
+        })),
+        ("action", None, _) => Err(not_a_message("an action needs an `id`")),
+        ("hello", _, Some(name)) => Ok(FromBot::Hello(HelloReply {
+            name,
+            protocol: wire.protocol,
+        })),
+        ("hello", _, None) => Err(not_a_message("a hello needs a `name`")),
+        (other, ..) => Err(not_a_message(&format!("unknown type {other:?}"))),
+    }
 }
 
 /// The start of `text`, at most 200 characters, for messages; control characters (a bot's
@@ -63,11 +104,18 @@ mod tests {
 
     #[test]
     fn deep_nesting_huge_numbers_and_bad_bytes_are_faults() {
+        // Valid JSON, 100,000 levels deep: not a message, and no stack overflow reading it.
         let deep = "[".repeat(100_000) + &"]".repeat(100_000);
         assert_eq!(
             parse(deep.as_bytes()).unwrap_err().fault,
-            FaultKind::Malformed
+            FaultKind::WrongShape
         );
+        let deep_in_a_message = format!(
+            r#"{{"type":"action","id":1,"action":{}{}}}"#,
+            "[".repeat(100_000),
+            "]".repeat(100_000)
+        );
+        assert!(parse(deep_in_a_message.as_bytes()).is_err());
         let deep_object = r#"{"type":"action","id":1,"action":"#.repeat(1000);
         assert_eq!(
             parse(deep_object.as_bytes()).unwrap_err().fault,
@@ -170,7 +218,7 @@ mod tests {
                 game.play(&action, &mut events).unwrap();
             }
             if game.to_move().is_some() {
-                if let Ok(action) = game.parse_action(value) {
+                if let Ok(action) = game.parse_action(&value) {
                     if game.check(&action).is_ok() {
                         events.clear();
                         prop_assert!(game.play(&action, &mut events).is_ok());

@@ -369,9 +369,9 @@ impl Game for Vabanque {
         }
     }
 
-    fn parse_action(&self, value: serde_json::Value) -> Result<Action, String> {
+    fn parse_action(&self, value: &serde_json::Value) -> Result<Action, String> {
         let expected = || format!("expected {}", self.action_shape());
-        let action: Action = serde_json::from_value(value).map_err(|_| expected())?;
+        let action = Action::deserialize(value).map_err(|_| expected())?;
         let fits = matches!(
             (self.phase, action),
             (Phase::Chip, Action::Chip { .. })
