@@ -6,6 +6,7 @@
 //! [`cli`] (the `referee` command). See `docs/architecture.md`.
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod bots;
 pub mod cli;
 pub mod engine;

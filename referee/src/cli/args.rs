@@ -31,6 +31,22 @@ pub enum Command {
     Merge(MergeArgs),
     /// List the games, their player counts and built-in bots.
     Games,
+    /// Measure this machine: the pipe round trip, in-process games, decisions with real bots.
+    Bench(BenchArgs),
+    /// The other end of the pipe benchmark (answers each line with a 30-byte line).
+    #[command(hide = true)]
+    BenchPong,
+}
+
+/// `referee bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Shorter runs (a few seconds in all; for a smoke test, not for figures).
+    #[arg(long)]
+    pub quick: bool,
+    /// Matches per run with real bot processes [default: 2000, or 100 with --quick].
+    #[arg(long, value_name = "N")]
+    pub matches: Option<u64>,
 }
 
 /// Leaderboard formats.

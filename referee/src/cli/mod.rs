@@ -2,6 +2,7 @@
 //! handed to the library. Nothing below this module sees a clap type.
 
 mod args;
+mod bench_cmd;
 mod board_render;
 mod bot_settings;
 mod checks;
@@ -84,6 +85,14 @@ fn dispatch(cli: args::Cli) -> Result<ExitCode, Failure> {
         args::Command::Tournament(args) => tournament_cmd::run(args),
         args::Command::Leaderboard(args) => leaderboard_cmd::run_leaderboard(args),
         args::Command::Merge(args) => leaderboard_cmd::run_merge(args),
+        args::Command::Bench(args) => bench_cmd::run(args),
+        args::Command::BenchPong => {
+            crate::bench::pipe::pong().map_err(|e| Failure {
+                code: ExitCode::Internal,
+                message: e.to_string(),
+            })?;
+            Ok(ExitCode::Success)
+        }
         args::Command::Games => {
             for kind in crate::games::GameKind::ALL {
                 use crate::engine::Game;

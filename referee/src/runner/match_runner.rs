@@ -125,14 +125,21 @@ impl Books<'_> {
         self.record(seat, Some(n), Fault::new(fault.fault, message))
     }
 
-    /// Queues each event for the seats in its audience, serialized once.
+    /// Queues each event for the seats in its audience, serialized once — and not at all when
+    /// no bot process in its audience listens (built-in bots, stopped bots).
     fn route<E: serde::Serialize>(&mut self, events: &[Addressed<E>]) {
         for addressed in events {
+            let hears = |(i, state): (usize, &SeatState)| {
+                state.listens && !state.ejected && addressed.to.includes(i)
+            };
+            if !self.seats.iter().enumerate().any(hears) {
+                continue;
+            }
             let bytes = line(&ToBot::<(), (), _>::Event(EventMsg {
                 event: &addressed.event,
             }));
             for (i, state) in self.seats.iter_mut().enumerate() {
-                if state.listens && !state.ejected && addressed.to.includes(i) {
+                if hears((i, state)) {
                     state.pending.extend_from_slice(&bytes);
                 }
             }
@@ -154,24 +161,9 @@ pub async fn play_match<G: Game>(
     let started = Instant::now();
     let mut game = G::new(options, players.len(), settings.seed)?;
     let options_json = serde_json::to_value(options).expect("options serialize");
-    log.write(&LogRecord::Header {
-        log_version: LOG_VERSION,
-        game: G::NAME.to_string(),
-        match_id: settings.match_id.clone(),
-        seed: settings.seed,
-        options: options_json.clone(),
-        players: players
-            .iter()
-            .map(|p| LogPlayer {
-                name: p.name.clone(),
-                bot: p.bot.clone(),
-                hello_name: p.hello_name.clone(),
-                limits: p.time.limits,
-            })
-            .collect(),
-        max_faults: settings.max_faults,
-        policy: settings.policy,
-    })?;
+    if log.is_enabled() {
+        write_header(log, settings, &options_json, players, G::NAME)?;
+    }
 
     let mut books = Books {
         log,
@@ -323,12 +315,14 @@ pub async fn play_match<G: Game>(
         books.seats[i].stats.ejected = books.seats[i].ejected;
         books.seats[i].stats.forfeited = books.seats[i].forfeited;
     }
-    books.log.write(&LogRecord::Result {
-        scores: outcome.scores.clone(),
-        ranks: ranks.clone(),
-        truth: game.truth(),
-    })?;
-    books.log.flush()?;
+    if books.log.is_enabled() {
+        books.log.write(&LogRecord::Result {
+            scores: outcome.scores.clone(),
+            ranks: ranks.clone(),
+            truth: game.truth(),
+        })?;
+        books.log.flush()?;
+    }
     Ok(MatchRecord {
         match_id: settings.match_id.clone(),
         game: G::NAME.to_string(),
@@ -339,6 +333,34 @@ pub async fn play_match<G: Game>(
         faults: books.faults,
         stats: books.seats.into_iter().map(|s| s.stats).collect(),
         duration_ms: round_ms(started.elapsed()),
+    })
+}
+
+/// Writes the log's header: what is played, by whom, under which rules.
+fn write_header<G: Game>(
+    log: &mut MatchLog,
+    settings: &MatchSettings,
+    options_json: &serde_json::Value,
+    players: &[Player<G>],
+    game: &str,
+) -> std::io::Result<()> {
+    log.write(&LogRecord::Header {
+        log_version: LOG_VERSION,
+        game: game.to_string(),
+        match_id: settings.match_id.clone(),
+        seed: settings.seed,
+        options: options_json.clone(),
+        players: players
+            .iter()
+            .map(|p| LogPlayer {
+                name: p.name.clone(),
+                bot: p.bot.clone(),
+                hello_name: p.hello_name.clone(),
+                limits: p.time.limits,
+            })
+            .collect(),
+        max_faults: settings.max_faults,
+        policy: settings.policy,
     })
 }
 

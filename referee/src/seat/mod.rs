@@ -9,7 +9,7 @@ pub mod clock;
 mod fault;
 pub mod limits;
 pub mod process;
-mod reply;
+pub mod reply;
 pub mod sandbox;
 pub mod spec;
 mod stderr;

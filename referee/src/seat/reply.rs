@@ -23,7 +23,7 @@ struct Wire<'a> {
 
 /// Parses one line from a bot: first as UTF-8 text, then as JSON, then as a message. Text that
 /// is not JSON is `malformed`; JSON that is not a message of the protocol is `wrong_shape`.
-pub(crate) fn parse(bytes: &[u8]) -> Result<FromBot, Fault> {
+pub fn parse(bytes: &[u8]) -> Result<FromBot, Fault> {
     let line = std::str::from_utf8(bytes).map_err(|_| {
         Fault::new(
             FaultKind::Malformed,
@@ -74,7 +74,7 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<FromBot, Fault> {
 
 /// The start of `text`, at most 200 characters, for messages; control characters (a bot's
 /// terminal escapes) are shown escaped, never passed on to the referee's own output.
-pub(crate) fn excerpt(text: &str) -> String {
+pub fn excerpt(text: &str) -> String {
     const MAX: usize = 200;
     let mut out = String::new();
     let mut shown = 0;

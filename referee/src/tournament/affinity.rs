@@ -17,10 +17,15 @@ pub fn allowed_cores() -> Vec<usize> {
 
 /// Pins the calling thread to `core`. Failure (a core taken away meanwhile) leaves it unpinned.
 pub fn pin_current_thread(core: usize) {
-    // SAFETY: sched_setaffinity reads the set we own; pid 0 is the calling thread.
+    pin_process(0, core);
+}
+
+/// Pins process (or thread) `pid` to `core`; 0 is the calling thread.
+pub fn pin_process(pid: i32, core: usize) {
+    // SAFETY: sched_setaffinity reads the set we own.
     unsafe {
         let mut set: libc::cpu_set_t = std::mem::zeroed();
         libc::CPU_SET(core, &mut set);
-        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
+        libc::sched_setaffinity(pid, std::mem::size_of::<libc::cpu_set_t>(), &set);
     }
 }

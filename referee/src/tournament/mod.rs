@@ -1,7 +1,7 @@
 //! Tournaments: many seeded matches, in parallel, with fair seating, a resumable results file,
 //! shards, and a leaderboard with ratings and confidence intervals. See `docs/tournament.md`.
 
-mod affinity;
+pub mod affinity;
 mod pool;
 pub mod results;
 pub mod schedule;
