@@ -490,3 +490,32 @@ fn two_runs_cannot_write_one_directory_at_once() {
         stderr(&second)
     );
 }
+
+#[test]
+fn bench_measures_the_pipe_games_and_real_bots_and_prints_them() {
+    let out = run(&["bench", "--quick", "--matches", "20"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    for section in [
+        "1. pipe round trip",
+        "same core:",
+        "2. in-process games",
+        "engine alone",
+        "3. decisions with real bot processes",
+        "Rust, -j 1 (pinned)",
+        "Python, -j 1 (pinned)",
+        "4. starting a bot process",
+        "5. peak memory",
+    ] {
+        assert!(text.contains(section), "{section} missing:\n{text}");
+    }
+    // Every rate printed is a positive number.
+    let rates: Vec<f64> = text
+        .split_whitespace()
+        .zip(text.split_whitespace().skip(1))
+        .filter(|(_, unit)| unit.starts_with("decisions/s") || unit.starts_with("games/s"))
+        .map(|(n, _)| n.parse().unwrap())
+        .collect();
+    assert!(rates.len() >= 7, "{text}");
+    assert!(rates.iter().all(|&r| r > 0.0), "{rates:?}");
+}

@@ -253,24 +253,11 @@ fn run_game<G: Builtins>(config: TournamentConfig) -> Result<ExitCode, Failure> 
     if config.board == super::args::BoardFormat::Table {
         outln!("results: {}", config.out.display());
     }
-    if let Some(kib) = peak_rss_kib() {
+    if let Some(kib) = crate::bench::peak_rss_kib() {
         eprintln!(
             "referee: peak memory of the referee (RSS): {:.1} MiB",
             kib as f64 / 1024.0
         );
     }
     Ok(ExitCode::Success)
-}
-
-/// The referee's peak resident memory so far, in KiB (`VmHWM`).
-fn peak_rss_kib() -> Option<u64> {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()?
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))?
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()
 }
