@@ -44,9 +44,19 @@ where
 {
     let stdin = io::stdin().lock();
     let mut stdout = io::BufWriter::new(io::stdout().lock());
-    for line in stdin.lines() {
-        let line = line?;
-        let reply = match handle(bot, &line) {
+    let mut stdin = stdin;
+    // One buffer for every line.
+    let mut buffer = String::new();
+    loop {
+        buffer.clear();
+        if stdin.read_line(&mut buffer)? == 0 {
+            return Ok(());
+        }
+        let line = buffer.trim_end_matches(['\n', '\r']);
+        if line.is_empty() {
+            continue;
+        }
+        let reply = match handle(bot, line) {
             Ok(Handled::Reply(reply)) => Some(reply),
             Ok(Handled::Nothing) => None,
             Ok(Handled::Goodbye) => return Ok(()),
@@ -61,7 +71,6 @@ where
             stdout.flush()?;
         }
     }
-    Ok(())
 }
 
 /// What one message asks of the driver.
@@ -80,14 +89,26 @@ struct Envelope<'a> {
     kind: std::borrow::Cow<'a, str>,
 }
 
+/// The message's type when the line starts with it, as the referee writes every message
+/// (`{"type":"request",...`): read without a pass over the whole line. Any other layout is
+/// left to the full parse.
+fn kind_up_front(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix(r#"{"type":""#)?;
+    let kind = &rest[..rest.find('"')?];
+    (!kind.contains('\\')).then_some(kind)
+}
+
 fn handle<V, A, E>(bot: &mut impl Bot<V, A, E>, line: &str) -> serde_json::Result<Handled<A>>
 where
     V: DeserializeOwned,
     A: Serialize + DeserializeOwned,
     E: DeserializeOwned,
 {
-    let envelope: Envelope = serde_json::from_str(line)?;
-    Ok(match envelope.kind.as_ref() {
+    let kind = match kind_up_front(line) {
+        Some(kind) => std::borrow::Cow::Borrowed(kind),
+        None => serde_json::from_str::<Envelope>(line)?.kind,
+    };
+    Ok(match kind.as_ref() {
         "hello" => {
             let _: Hello = serde_json::from_str(line)?;
             Handled::Reply(FromBot::hello(bot.name()))
@@ -116,4 +137,20 @@ where
         // Events a bot does not want, and message types this driver does not know.
         _ => Handled::Nothing,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kind_up_front;
+
+    #[test]
+    fn the_type_is_read_up_front_only_in_the_referees_layout() {
+        assert_eq!(
+            kind_up_front(r#"{"type":"request","id":1}"#),
+            Some("request")
+        );
+        assert_eq!(kind_up_front(r#"{ "type": "request"}"#), None);
+        assert_eq!(kind_up_front(r#"{"id":1,"type":"request"}"#), None);
+        assert_eq!(kind_up_front(r#"{"type":"req\"x"}"#), None);
+    }
 }

@@ -1,7 +1,7 @@
 //! Refereeing one match.
 
 use super::log::{LOG_VERSION, LogPlayer, LogRecord, MatchLog};
-use super::players::{Player, is_usable, line};
+use super::players::{Player, append_line, is_usable, line};
 use super::policy::{FaultPolicy, forfeit_ranks};
 use super::record::{FaultRecord, MatchRecord, SeatStats};
 use crate::engine::{Addressed, Game, SetupError, Turn, seed};
@@ -390,15 +390,16 @@ async fn ask<G: Game>(
             let id = player.next_id;
             player.next_id += 1;
             let allowance = state.clock.allowance();
-            state
-                .pending
-                .extend(line(&ToBot::<_, _, ()>::Request(Request {
+            append_line(
+                &mut state.pending,
+                &ToBot::<_, _, ()>::Request(Request {
                     id,
                     phase: turn.phase.to_string(),
                     view: &view,
                     legal: legal.as_ref().map(|l| l.iter().collect()),
                     time_left_ms: allowance.told_ms(),
-                })));
+                }),
+            );
             let written = bot.write(&state.pending, allowance.wait).await;
             state.pending.clear();
             written?;

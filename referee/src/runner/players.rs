@@ -45,9 +45,18 @@ impl<G: Game> Player<G> {
 pub(crate) fn line<V: serde::Serialize, A: serde::Serialize, E: serde::Serialize>(
     message: &ToBot<V, A, E>,
 ) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec(message).expect("protocol messages serialize");
-    bytes.push(b'\n');
+    let mut bytes = Vec::new();
+    append_line(&mut bytes, message);
     bytes
+}
+
+/// Appends a serialized protocol line to `buffer` (no intermediate allocation).
+pub(crate) fn append_line<V: serde::Serialize, A: serde::Serialize, E: serde::Serialize>(
+    buffer: &mut Vec<u8>,
+    message: &ToBot<V, A, E>,
+) {
+    serde_json::to_writer(&mut *buffer, message).expect("protocol messages serialize");
+    buffer.push(b'\n');
 }
 
 /// Starts every player: spawns the processes (each with its own settings from its spec), sends
