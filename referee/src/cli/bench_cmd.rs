@@ -135,6 +135,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
         );
     }
     outln!("");
+    crate::seat::cgroup::cleanup();
     if let Some(kib) = bench::peak_rss_kib() {
         outln!(
             "5. peak memory of the referee (RSS) over the whole run: {:.1} MiB",
