@@ -19,7 +19,7 @@ pub trait Bot<V, A, E> {
     /// Something happened in the match.
     fn event(&mut self, _event: &E) {}
     /// Whether the bot looks at events. A bot that does not (it decides from the view alone)
-    /// returns `false`, and event lines are then not parsed at all.
+    /// returns `false`: its `hello` reply then asks the referee to send no events at all.
     fn wants_events(&self) -> bool {
         true
     }
@@ -111,7 +111,11 @@ where
     Ok(match kind.as_ref() {
         "hello" => {
             let _: Hello = serde_json::from_str(line)?;
-            Handled::Reply(FromBot::hello(bot.name()))
+            let mut hello = FromBot::hello(bot.name());
+            if let FromBot::Hello(reply) = &mut hello {
+                reply.events = (!bot.wants_events()).then_some(false);
+            }
+            Handled::Reply(hello)
         }
         "match_start" => {
             bot.match_start(&serde_json::from_str::<MatchStart>(line)?);

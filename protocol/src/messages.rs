@@ -54,6 +54,7 @@ impl<A> FromBot<A> {
         FromBot::Hello(HelloReply {
             name: name.into(),
             protocol: Some(crate::PROTOCOL_VERSION),
+            events: None,
         })
     }
 }
@@ -114,6 +115,10 @@ pub struct HelloReply {
     /// The protocol version the bot speaks. Optional; when present it must be 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<u32>,
+    /// `false`: the bot decides from each request's view alone, and the referee sends it no
+    /// `event` messages (saving both sides their cost). Optional; events are sent by default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events: Option<bool>,
 }
 
 /// A match begins.

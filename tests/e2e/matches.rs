@@ -100,3 +100,45 @@ command = "builtin:random"
     assert_eq!(record["seed"], 5);
     assert_eq!(record["faults"], serde_json::json!([]));
 }
+
+#[test]
+fn a_bot_that_says_events_false_gets_no_events_and_plays_the_same() {
+    let dir = temp_dir("events-false");
+    let mut received = Vec::new();
+    let mut results = Vec::new();
+    for wanted in ["false", "true"] {
+        let stderr_dir = dir.join(wanted);
+        let out = run(&[
+            "match",
+            "--game",
+            "vabanque",
+            "--seed",
+            "5",
+            "--format",
+            "json",
+            "--stderr-dir",
+            stderr_dir.to_str().unwrap(),
+            "--bot",
+            &format!("e={} {wanted}", file("tests/bots/events_counter.py")),
+            "--bot",
+            "r1=builtin:random",
+            "--bot",
+            "r2=builtin:random",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(record["faults"], serde_json::json!([]));
+        results.push((record["scores"].clone(), record["ranks"].clone()));
+        let text = std::fs::read_to_string(stderr_dir.join("e.stderr")).unwrap();
+        let n: usize = text
+            .lines()
+            .find_map(|l| l.strip_prefix("events received: "))
+            .unwrap()
+            .parse()
+            .unwrap();
+        received.push(n);
+    }
+    assert_eq!(received[0], 0, "no event was sent");
+    assert!(received[1] > 50, "{received:?}");
+    assert_eq!(results[0], results[1], "the match itself is the same");
+}

@@ -205,7 +205,7 @@ pub async fn play_match<G: Game>(
         }
         let state = &mut books.seats[i];
         state.ejected = !is_usable(player);
-        state.listens = matches!(player.seat, Seat::Process(_));
+        state.listens = matches!(player.seat, Seat::Process(_)) && player.wants_events;
         let bot_seed = seed::bot_seed(settings.seed, i);
         match &mut player.seat {
             Seat::Process(bot) => {

@@ -20,6 +20,8 @@ pub struct Player<G: Game> {
     pub time: TimeControl,
     /// The name the bot gave in its hello.
     pub hello_name: Option<String>,
+    /// Whether the bot wants `event` messages (it may say `"events": false` in its hello).
+    pub wants_events: bool,
     /// A fault from start-up, reported in the next match.
     pub startup_fault: Option<Fault>,
     /// The next request id (ids never repeat within one process).
@@ -35,6 +37,7 @@ impl<G: Game> Player<G> {
             seat,
             time: TimeControl::default(),
             hello_name: None,
+            wants_events: true,
             startup_fault: None,
             next_id: 0,
         }
@@ -108,7 +111,10 @@ pub async fn start_players<G: Builtins>(
             if let Seat::Process(bot) = &mut player.seat {
                 let startup = Duration::from_millis(limits.startup_ms);
                 match bot.handshake(&hello, startup).await {
-                    Ok(reply) => player.hello_name = Some(reply.name),
+                    Ok(reply) => {
+                        player.hello_name = Some(reply.name);
+                        player.wants_events = reply.events != Some(false);
+                    }
                     Err(fault) => {
                         bot.kill().await;
                         player.startup_fault = Some(fault);

@@ -19,6 +19,7 @@ struct Wire<'a> {
     action: Value,
     name: Option<String>,
     protocol: Option<u32>,
+    events: Option<bool>,
 }
 
 /// Parses one line from a bot: first as UTF-8 text, then as JSON, then as a message. Text that
@@ -66,6 +67,7 @@ pub fn parse(bytes: &[u8]) -> Result<FromBot, Fault> {
         ("hello", _, Some(name)) => Ok(FromBot::Hello(HelloReply {
             name,
             protocol: wire.protocol,
+            events: wire.events,
         })),
         ("hello", _, None) => Err(not_a_message("a hello needs a `name`")),
         (other, ..) => Err(not_a_message(&format!("unknown type {other:?}"))),
