@@ -33,6 +33,9 @@ pub enum RunError {
     /// The match log could not be written.
     #[error("cannot write the match log: {0}")]
     Log(#[from] std::io::Error),
+    /// A worker of the tournament pool stopped without finishing (a bug of the referee).
+    #[error("a tournament worker stopped unexpectedly; the results written so far are kept")]
+    Worker,
 }
 
 /// Per-seat bookkeeping during a match.

@@ -104,12 +104,16 @@ pub async fn run_pool<G: Builtins>(
     }
     let mut outcome = Ok(());
     while let Some(done) = futures::StreamExt::next(&mut dones).await {
-        if let Ok(Err(e)) = done {
-            if outcome.is_ok() {
-                // The first failure stops the others.
-                let _ = stop.cancel.send(true);
-                outcome = Err(e);
-            }
+        // A worker that panicked dropped its sender without a word: a failure too.
+        let failed = match done {
+            Ok(Ok(())) => None,
+            Ok(Err(e)) => Some(e),
+            Err(_) => Some(RunError::Worker),
+        };
+        if let (Some(e), true) = (failed, outcome.is_ok()) {
+            // The first failure stops the others.
+            let _ = stop.cancel.send(true);
+            outcome = Err(e);
         }
     }
     outcome
