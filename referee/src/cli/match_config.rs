@@ -9,22 +9,29 @@ use crate::seat::{BotSpec, Launch, SandboxMode, spec::check_unique};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
-/// A match file (`referee match match.toml`). Keys not listed here must be bot settings
-/// ([`SettingsArgs`]), which are checked when the file is read.
+/// A match file (`referee match match.toml`).
 #[derive(Debug, Default, Deserialize)]
 struct MatchFile {
     game: Option<String>,
     seed: Option<u64>,
     log: Option<PathBuf>,
-    max_faults: Option<u32>,
     stderr_dir: Option<PathBuf>,
-    sandbox: Option<SandboxMode>,
-    #[serde(default)]
-    hide: Vec<PathBuf>,
     #[serde(default)]
     options: toml::Table,
     #[serde(default)]
     bot: Vec<BotEntry>,
+    #[serde(flatten)]
+    refereeing: RefereeingFile,
+}
+
+/// The keys of a match or tournament file about how bots are refereed. Keys not listed here
+/// must be bot settings ([`SettingsArgs`]), which are checked when the file is read.
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct RefereeingFile {
+    max_faults: Option<u32>,
+    sandbox: Option<SandboxMode>,
+    #[serde(default)]
+    hide: Vec<PathBuf>,
     #[serde(flatten)]
     policy: PolicyArgs,
     #[serde(flatten)]
@@ -115,17 +122,14 @@ pub fn from_args(args: MatchArgs) -> Result<MatchConfig, Failure> {
         None => MatchFile::default(),
     };
     let game = game_kind(args.game, file.game)?;
-    let settings = SettingsArgs::from_table(file.settings, "the match file")?;
+    let (refereeing, settings) = Refereeing::from(
+        &args.refereeing,
+        file.refereeing,
+        args.config.clone(),
+        "match",
+    )?;
     let bots = bot_specs(&args.bots, file.bot, &args.refereeing.settings, &settings)?;
     let options = game_options(file.options, &args.refereeing.options)?;
-    let refereeing = Refereeing::from(
-        &args.refereeing,
-        file.max_faults,
-        &file.policy,
-        file.sandbox,
-        file.hide,
-        args.config.clone(),
-    );
     let seed = args.seed.or(file.seed);
     Ok(MatchConfig {
         game,
@@ -217,22 +221,27 @@ pub struct Refereeing {
 }
 
 impl Refereeing {
+    /// The refereeing from the flags and the `file` read from `config_file` (a `kind` file,
+    /// for messages), and the bot settings at the file's top level.
+    ///
+    /// # Errors
+    /// A usage failure for an unknown key or a bad value in the file.
     pub(super) fn from(
         flags: &RefereeingArgs,
-        file_max_faults: Option<u32>,
-        file_policy: &PolicyArgs,
-        file_sandbox: Option<SandboxMode>,
-        file_hide: Vec<PathBuf>,
+        file: RefereeingFile,
         config_file: Option<PathBuf>,
-    ) -> Self {
+        kind: &str,
+    ) -> Result<(Self, SettingsArgs), Failure> {
+        let settings = SettingsArgs::from_table(file.settings, &format!("the {kind} file"))?;
         let mut hide: Vec<PathBuf> = config_file.into_iter().collect();
-        hide.extend(file_hide);
+        hide.extend(file.hide);
         hide.extend(flags.hide.iter().cloned());
-        Refereeing {
-            max_faults: max_faults(flags.max_faults, file_max_faults),
-            policy: flags.policy.resolve(file_policy),
-            sandbox: sandbox_mode(flags.sandbox, file_sandbox),
+        let refereeing = Refereeing {
+            max_faults: max_faults(flags.max_faults, file.max_faults),
+            policy: flags.policy.resolve(&file.policy),
+            sandbox: sandbox_mode(flags.sandbox, file.sandbox),
             hide,
-        }
+        };
+        Ok((refereeing, settings))
     }
 }

@@ -2,18 +2,17 @@
 
 use super::Failure;
 use super::args::{BoardFormat, ScheduleArg, TournamentArgs};
-use super::bot_settings::{PolicyArgs, SettingsArgs};
-use super::match_config::{BotEntry, Refereeing, bot_specs, game_kind, game_options, read_toml};
+use super::match_config::{
+    BotEntry, Refereeing, RefereeingFile, bot_specs, game_kind, game_options, read_toml,
+};
 use crate::games::GameKind;
 use crate::seat::BotSpec;
-use crate::seat::SandboxMode;
 use crate::tournament::Format;
 use serde::Deserialize;
 use std::path::PathBuf;
 
 /// A tournament file (`referee tournament tournament.toml`); every key is documented in
-/// `docs/tournament.md`. Keys not listed here must be bot settings ([`SettingsArgs`]), which
-/// are checked when the file is read.
+/// `docs/tournament.md`.
 #[derive(Debug, Default, Deserialize)]
 struct TournamentFile {
     game: Option<String>,
@@ -27,19 +26,13 @@ struct TournamentFile {
     candidate: Option<String>,
     duplicate: Option<bool>,
     logs: Option<bool>,
-    max_faults: Option<u32>,
-    sandbox: Option<SandboxMode>,
-    #[serde(default)]
-    hide: Vec<PathBuf>,
     format: Option<BoardFormat>,
     #[serde(default)]
     options: toml::Table,
     #[serde(default)]
     bot: Vec<BotEntry>,
     #[serde(flatten)]
-    policy: PolicyArgs,
-    #[serde(flatten)]
-    settings: toml::Table,
+    refereeing: RefereeingFile,
 }
 
 /// A validated tournament configuration (the player count and match count are settled against
@@ -111,15 +104,12 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentConfig, Failure> {
         None => TournamentFile::default(),
     };
     let game = game_kind(args.game, file.game)?;
-    let refereeing = Refereeing::from(
+    let (refereeing, settings) = Refereeing::from(
         &args.refereeing,
-        file.max_faults,
-        &file.policy,
-        file.sandbox,
-        file.hide,
+        file.refereeing,
         args.config.clone(),
-    );
-    let settings = SettingsArgs::from_table(file.settings, "the tournament file")?;
+        "tournament",
+    )?;
     let bots = bot_specs(&args.bots, file.bot, &args.refereeing.settings, &settings)?;
     let format = match args.schedule {
         Some(ScheduleArg::RoundRobin) => Format::RoundRobin,

@@ -40,13 +40,9 @@ pub fn class(kind: FaultKind) -> FaultClass {
         FaultKind::Timeout => FaultClass::Timeout,
         FaultKind::IllegalAction | FaultKind::WrongShape => FaultClass::Illegal,
         FaultKind::Malformed | FaultKind::StaleId => FaultClass::Protocol,
-        FaultKind::SpawnFailed
-        | FaultKind::StartupTimeout
-        | FaultKind::ProtocolMismatch
-        | FaultKind::Exited
-        | FaultKind::LineTooLong
-        | FaultKind::WriteFailed
-        | FaultKind::ResourceLimit => FaultClass::Crash,
+        // Everything else leaves the bot unable to take part: the kinds listed once, in
+        // `FaultKind::is_terminal`.
+        _ => FaultClass::Crash,
     }
 }
 
@@ -144,6 +140,31 @@ mod tests {
         );
         assert_eq!(forfeit_ranks(&[1, 2, 3], &[false; 3]), vec![1, 2, 3]);
         assert_eq!(forfeit_ranks(&[1, 2], &[true, true]), vec![1, 1]);
+    }
+
+    #[test]
+    fn the_crash_class_is_exactly_the_terminal_kinds() {
+        use FaultKind::*;
+        for kind in [
+            SpawnFailed,
+            StartupTimeout,
+            ProtocolMismatch,
+            Timeout,
+            Exited,
+            Malformed,
+            LineTooLong,
+            WrongShape,
+            StaleId,
+            IllegalAction,
+            WriteFailed,
+            ResourceLimit,
+        ] {
+            assert_eq!(
+                class(kind) == FaultClass::Crash,
+                kind.is_terminal(),
+                "{kind}"
+            );
+        }
     }
 
     #[test]
