@@ -24,6 +24,7 @@
 #![warn(missing_docs)]
 
 pub mod bot;
+pub mod bouillabaisse;
 mod exit_codes;
 mod fault;
 mod messages;

@@ -3,7 +3,7 @@
 //! `referee schema --out docs/schema` writes them; a test checks that the files in `docs/schema/`
 //! equal what [`all`] generates.
 
-use crate::{FromBot, ToBot, vabanque};
+use crate::{FromBot, ToBot, bouillabaisse, vabanque};
 use schemars::{JsonSchema, schema_for};
 
 /// One schema file: its file name and its pretty-printed JSON text (with a final newline).
@@ -29,5 +29,9 @@ pub fn all() -> Vec<SchemaFile> {
             "vabanque.to-bot.schema.json",
         ),
         file::<FromBot<vabanque::Action>>("vabanque.from-bot.schema.json"),
+        file::<ToBot<bouillabaisse::View, bouillabaisse::Action, bouillabaisse::Event>>(
+            "bouillabaisse.to-bot.schema.json",
+        ),
+        file::<FromBot<bouillabaisse::Action>>("bouillabaisse.from-bot.schema.json"),
     ]
 }

@@ -9,16 +9,19 @@
 pub enum GameKind {
     /// Vabanque, 3–6 players.
     Vabanque,
+    /// La Bouillabaisse, 2–12 players.
+    Bouillabaisse,
 }
 
 impl GameKind {
     /// Every game, in the order listed to users.
-    pub const ALL: [GameKind; 1] = [GameKind::Vabanque];
+    pub const ALL: [GameKind; 2] = [GameKind::Vabanque, GameKind::Bouillabaisse];
 
     /// The game's name on the command line.
     pub fn name(self) -> &'static str {
         match self {
             GameKind::Vabanque => "vabanque",
+            GameKind::Bouillabaisse => "bouillabaisse",
         }
     }
 
@@ -36,7 +39,7 @@ impl GameKind {
 
 /// A game name the referee does not know.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game '{0}' (known games: vabanque)")]
+#[error("unknown game '{0}' (known games: {known})", known = GameKind::ALL.map(GameKind::name).join(", "))]
 pub struct UnknownGame(pub String);
 
 /// Runs `$body` with `$g` bound to the game type of the [`GameKind`] `$kind`.
@@ -46,6 +49,10 @@ macro_rules! with_game {
         match $kind {
             $crate::games::GameKind::Vabanque => {
                 type $g = $crate::engine::vabanque::Vabanque;
+                $body
+            }
+            $crate::games::GameKind::Bouillabaisse => {
+                type $g = $crate::engine::bouillabaisse::Bouillabaisse;
                 $body
             }
         }

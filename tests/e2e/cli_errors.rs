@@ -24,7 +24,7 @@ const R: &str = "--bot=builtin:random";
 fn unknown_game_wrong_player_count_and_missing_game() {
     refused(
         &["match", "--game", "chess", R],
-        "unknown game 'chess' (known games: vabanque)",
+        "unknown game 'chess' (known games: vabanque, bouillabaisse)",
     );
     refused(
         &[

@@ -3,6 +3,7 @@
 //! They serve tests and fast simulation (`--bot builtin:random`), and give a bot author a
 //! baseline to beat. Each game lists its built-ins through [`Builtins`].
 
+pub mod bouillabaisse_heuristic;
 mod random;
 pub mod vabanque_heuristic;
 
@@ -35,6 +36,20 @@ impl Builtins for crate::engine::vabanque::Vabanque {
         match name {
             "random" => Some(Box::new(Random::default())),
             "heuristic" => Some(Box::new(vabanque_heuristic::Heuristic::default())),
+            _ => None,
+        }
+    }
+}
+
+impl Builtins for crate::engine::bouillabaisse::Bouillabaisse {
+    fn builtin_names() -> &'static [&'static str] {
+        &["random", "heuristic"]
+    }
+
+    fn builtin(name: &str) -> Option<Box<dyn Strategy<Self>>> {
+        match name {
+            "random" => Some(Box::new(Random::default())),
+            "heuristic" => Some(Box::new(bouillabaisse_heuristic::Heuristic)),
             _ => None,
         }
     }

@@ -57,7 +57,8 @@ pub fn render(record: &MatchRecord, score_name: &str) -> String {
     });
     let mut table = Table::new(rows);
     table.with(Style::rounded());
-    let mut text = table.to_string().replacen("score", score_name, 1);
+    table.modify((0, 3), score_name.to_string());
+    let mut text = table.to_string();
     text.push('\n');
     for fault in &record.faults {
         let at = fault

@@ -4,8 +4,10 @@
 //! module. All chance comes from the match seed (see [`seed`]). The design, and how each of the
 //! three games maps onto it, is in `docs/architecture.md`.
 
+pub mod bouillabaisse;
 mod game;
 pub mod seed;
+pub mod shared_rules;
 pub mod vabanque;
 
 pub use game::{Addressed, Audience, Game, Illegal, Outcome, SetupError, Turn};

@@ -2,7 +2,9 @@
 
 use super::payout::{next_order, table_payout, table_value};
 use super::{CHIP_VALUES, CHIPS_PER_PLAYER, MAX_STEPS, ROUNDS, TABLES};
-use crate::engine::{Addressed, Audience, Game, Illegal, Outcome, SetupError, Turn, seed};
+use crate::engine::{
+    Addressed, Audience, Game, Illegal, Outcome, SetupError, Turn, seed, shared_rules,
+};
 use protocol::vabanque::{Action, Card, Event, Phase, Reveal, RevealedCard, TablePayout};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
@@ -208,15 +210,7 @@ impl Game for Vabanque {
     }
 
     fn new(_options: &Options, players: usize, seed: u64) -> Result<Self, SetupError> {
-        let counts = Self::player_counts();
-        if !counts.contains(&players) {
-            return Err(SetupError::PlayerCount {
-                game: Self::NAME,
-                players,
-                min: *counts.start(),
-                max: *counts.end(),
-            });
-        }
+        shared_rules::check_player_count::<Self>(players)?;
         let tables = TABLES[players - 3];
         let first_player = seed::rng(seed, "game", 0).random_range(0..players);
         let order: Vec<usize> = (0..players).map(|i| (first_player + i) % players).collect();
@@ -385,9 +379,7 @@ impl Game for Vabanque {
     /// the decision number. A faulting bot thus plays exactly as well as `builtin:random` —
     /// faulting never pays — and the choice is the same on every run and every machine.
     fn default_action(&self) -> Action {
-        let legal = self.legal_actions().unwrap_or_default();
-        let pick = seed::derive(self.seed, "default", self.decisions) % legal.len() as u64;
-        legal[pick as usize]
+        shared_rules::seeded_legal_action(self, self.seed, self.decisions)
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -1,0 +1,33 @@
+//! The heuristic La Bouillabaisse bot in Rust: the referee's built-in `heuristic` strategy, run
+//! as a separate process over the protocol (see `referee::bots::bouillabaisse_heuristic`).
+
+use protocol::bot::{Bot, run};
+use protocol::bouillabaisse::{Action, View};
+use protocol::{MatchStart, Request};
+use referee::bots::Strategy;
+use referee::bots::bouillabaisse_heuristic::Heuristic;
+use serde::de::IgnoredAny;
+
+struct HeuristicBot(Heuristic);
+
+impl Bot<View, Action, IgnoredAny> for HeuristicBot {
+    fn name(&self) -> String {
+        "rust-heuristic".into()
+    }
+
+    fn match_start(&mut self, start: &MatchStart) {
+        self.0.match_start(start.seat, start.seed);
+    }
+
+    fn wants_events(&self) -> bool {
+        false
+    }
+
+    fn decide(&mut self, request: &Request<View, Action>) -> Action {
+        self.0.decide(&request.view, request.legal.as_deref())
+    }
+}
+
+fn main() -> std::io::Result<()> {
+    run(&mut HeuristicBot(Heuristic))
+}
