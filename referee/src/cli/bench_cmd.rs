@@ -5,6 +5,7 @@ use super::Failure;
 use super::args::BenchArgs;
 use super::output::outln;
 use crate::bench::{self, BotRun, pipe};
+use crate::bots::Builtins;
 use crate::engine::vabanque::Vabanque;
 use crate::seat::BotSpec;
 use crate::tournament::affinity::allowed_cores;
@@ -51,17 +52,10 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
     outln!("   unpinned:         {free:8.2} µs");
     outln!("");
 
-    outln!("2. in-process games (vabanque, 4 players, built-in random bots)");
-    let engine = bench::engine_games_per_second::<Vabanque>(4, budget);
-    outln!("   engine alone (default actions): {engine:10.0} games/s per core");
-    let one = bench::builtin_games_per_second::<Vabanque>(4, budget);
-    outln!("   match runner, -j 1:             {one:10.0} games/s");
-    let many = bench::builtin_games_per_second_parallel::<Vabanque>(4, budget, jobs, true);
-    outln!(
-        "   match runner, -j {jobs} (pinned):    {many:10.0} games/s ({:.2}× -j 1)",
-        many / one
-    );
-    outln!("");
+    outln!("2. in-process games (4 players, built-in random bots)");
+    for kind in crate::games::GameKind::ALL {
+        crate::with_game!(kind, G => in_process_games::<G>(budget, jobs));
+    }
 
     outln!(
         "3. decisions with real bot processes (vabanque, 4 bots, {matches} matches per run, no sandbox)"
@@ -143,6 +137,20 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
         );
     }
     Ok(ExitCode::Success)
+}
+
+/// Section 2 for one game: the engine alone, then the match runner at -j 1 and -j `jobs`.
+fn in_process_games<G: Builtins>(budget: Duration, jobs: usize) {
+    outln!("   {}", G::NAME);
+    let engine = bench::engine_games_per_second::<G>(4, budget);
+    outln!("     engine alone (default actions): {engine:10.0} games/s per core");
+    let one = bench::builtin_games_per_second::<G>(4, budget);
+    outln!("     match runner, -j 1:             {one:10.0} games/s");
+    let many = bench::builtin_games_per_second_parallel::<G>(4, budget, jobs, true);
+    outln!(
+        "     match runner, -j {jobs} (pinned):    {many:10.0} games/s ({:.2}× -j 1)",
+        many / one
+    );
 }
 
 fn four(spec: &BotSpec) -> Vec<BotSpec> {
