@@ -143,6 +143,7 @@ pub struct Chosen {
     /// Every card of this suit scores in manches 2, 5 and 6.
     pub suit: Suit,
     /// Every card of this face rank (11 jack, 12 queen, 13 king) scores in manches 3, 5 and 6.
+    #[schemars(range(min = 11, max = 13))]
     pub rank: u8,
     /// Every copy of this card scores in manches 4, 5 and 6.
     pub card: Card,
@@ -180,6 +181,7 @@ pub struct View {
     /// Number of players.
     pub players: usize,
     /// Number of decks in play (1 or 2).
+    #[schemars(range(min = 1, max = 2))]
     pub decks: u8,
     /// The manche, 1 to 6.
     pub manche: u32,

@@ -72,8 +72,23 @@ fn matches_of_2_5_and_12_bots_in_three_languages_complete_and_replay() {
             .iter()
             .map(|s| s.as_i64().unwrap())
             .sum();
-        // Manches 5 and 6 cancel; 1 to 4 hand out tricks × 5 + the suit, rank and card points.
-        assert!(scores > 0, "{players}: {scores}");
+        // Manches 5 and 6 cancel; 1 to 4 hand out tricks × 5 and the suit, rank and card points
+        // of the cards in play (all of manche 1's hands).
+        let truth = &result["truth"];
+        let in_play: Vec<&str> = truth["deals"][0]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|hand| hand.as_array().unwrap().iter().map(|c| c.as_str().unwrap()))
+            .collect();
+        let chosen = &truth["chosen"];
+        let rank = ["J", "Q", "K"][chosen["rank"].as_u64().unwrap() as usize - 11];
+        let count = |f: &dyn Fn(&str) -> bool| in_play.iter().filter(|c| f(c)).count() as i64;
+        let expected = (in_play.len() / players) as i64 * 5
+            + count(&|c| c.ends_with(chosen["suit"].as_str().unwrap())) * 10
+            + count(&|c| c.starts_with(rank)) * 50
+            + count(&|c| c == chosen["card"].as_str().unwrap()) * 200;
+        assert_eq!(scores, expected, "{players} players");
         let replay = run(&["replay", log.to_str().unwrap()]);
         assert!(replay.status.success(), "{players}: {}", stderr(&replay));
         assert!(stdout(&replay).contains("result confirmed"));
@@ -139,38 +154,62 @@ fn options_are_echoed_and_a_bot_sees_its_own_hand_only() {
         .collect();
     let own: Vec<&serde_json::Value> = deals.iter().map(|d| &d[0]).collect();
     assert_eq!(dealt, own, "one dealt event per manche, with seat 0's hand");
-    // No message names a card of another seat's hand before that card is played.
-    let requests: Vec<&serde_json::Value> = of("request").collect();
-    assert_eq!(requests.len(), 6 * 102 / 3);
-    for request in &requests {
-        let view = &request["view"];
-        let manche = view["manche"].as_u64().unwrap() as usize - 1;
-        let hand: HashSet<&str> = view["hand"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c.as_str().unwrap())
-            .collect();
-        let deal: HashSet<&str> = own[manche]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c.as_str().unwrap())
-            .collect();
-        assert!(
-            hand.is_subset(&deal),
-            "the view's hand is from seat 0's deal"
-        );
-        let keys: Vec<&str> = view
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
-        assert!(
-            !keys.iter().any(|k| k.contains("hands")),
-            "no other hands in the view: {keys:?}"
-        );
+    // No message names a card of another seat's hand before that card is played: every card in
+    // everything the bot was told is its own (this manche), removed, the public chosen card, or
+    // already played this manche.
+    let removed: HashSet<String> = strings(&truth["removed"]);
+    let chosen_card = truth["chosen"]["card"].as_str().unwrap().to_string();
+    let (mut manche, mut played) = (0usize, HashSet::new());
+    let mut requests = 0;
+    for message in &told {
+        let event = &message["event"];
+        if event["kind"] == "manche_start" {
+            manche = event["manche"].as_u64().unwrap() as usize;
+            played.clear();
+        }
+        if event["kind"] == "card_played" {
+            played.insert(event["card"].as_str().unwrap().to_string());
+        }
+        requests += usize::from(message["type"] == "request");
+        let own: HashSet<String> = if manche > 0 {
+            strings(own[manche - 1])
+        } else {
+            HashSet::new()
+        };
+        for card in cards_in(message) {
+            assert!(
+                own.contains(&card)
+                    || removed.contains(&card)
+                    || played.contains(&card)
+                    || card == chosen_card,
+                "manche {manche}: {card} named in {message}"
+            );
+        }
+    }
+    assert_eq!(requests, 6 * 102 / 3);
+}
+
+/// The strings of a JSON array.
+fn strings(value: &serde_json::Value) -> HashSet<String> {
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Every string anywhere in `value` that is a card ("QS").
+fn cards_in(value: &serde_json::Value) -> Vec<String> {
+    match value {
+        serde_json::Value::String(s) => {
+            let b = s.as_bytes();
+            let card = b.len() == 2 && b"23456789TJQKA".contains(&b[0]) && b"CDHS".contains(&b[1]);
+            if card { vec![s.clone()] } else { vec![] }
+        }
+        serde_json::Value::Array(items) => items.iter().flat_map(cards_in).collect(),
+        serde_json::Value::Object(map) => map.values().flat_map(cards_in).collect(),
+        _ => vec![],
     }
 }
 
@@ -222,4 +261,60 @@ fn a_tournament_of_the_sample_bots_ranks_heuristic_above_random() {
     for standing in board["standings"].as_array().unwrap() {
         assert_eq!(standing["faults"], serde_json::json!({}), "{standing}");
     }
+}
+
+/// Duplicate play replays each deal with the bots rotated. A bot process that played one match of
+/// a group has seen every card of that deal played, so it must never be given another match of
+/// the same group: the pool keeps one process per bot and rotation. `deal_memory.py` remembers
+/// every hand it has seen played and reports a new hand it recognises.
+#[test]
+fn with_duplicate_play_no_process_sees_a_deal_twice() {
+    let dir = temp_dir("bouillabaisse-deal-memory");
+    let out_dir = dir.join("out");
+    let out = run(&[
+        "tournament",
+        "--game",
+        "bouillabaisse",
+        "--players",
+        "3",
+        "--matches",
+        "12",
+        "-j",
+        "1",
+        "-q",
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--bot",
+        &format!("memory={}", file("tests/bots/deal_memory.py")),
+        "--bot",
+        "r=builtin:random",
+        "--bot",
+        &format!("rust={}", rust("random")),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut played = Vec::new();
+    for entry in std::fs::read_dir(out_dir.join("stderr")).unwrap() {
+        let path = entry.unwrap().path();
+        if !path
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with("memory.")
+        {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(!text.contains("RECOGNISED"), "{}: {text}", path.display());
+        played.push(
+            text.lines()
+                .find_map(|l| l.strip_prefix("matches played: "))
+                .unwrap()
+                .parse::<u32>()
+                .unwrap(),
+        );
+    }
+    // 4 groups of 3 rotations: one process per rotation, each playing one match of every group.
+    played.sort();
+    assert_eq!(played, [4, 4, 4], "processes kept across groups");
 }

@@ -315,7 +315,9 @@ fn round_robin_of_1000_matches_ranks_heuristics_above_randoms_with_separate_inte
 }
 
 #[test]
-fn at_most_one_process_per_bot_and_worker_and_no_restarts_without_crashes() {
+fn at_most_one_process_per_bot_worker_and_rotation_and_no_restarts_without_crashes() {
+    // Duplicate play keeps one process per bot, worker and rotation (4 seats), so that no
+    // process plays two matches of one deal; none is restarted when nothing crashed.
     let (dir, _) = reference();
     for name in ["rust-heuristic", "py-random", "js-random"] {
         let files = std::fs::read_dir(dir.join("stderr"))
@@ -330,8 +332,8 @@ fn at_most_one_process_per_bot_and_worker_and_no_restarts_without_crashes() {
             })
             .count();
         assert!(
-            (1..=2).contains(&files),
-            "{name}: {files} processes for -j 2"
+            (4..=8).contains(&files),
+            "{name}: {files} processes for -j 2 and 4 rotations"
         );
     }
 }
@@ -518,4 +520,57 @@ fn bench_measures_the_pipe_games_and_real_bots_and_prints_them() {
         .collect();
     assert!(rates.len() >= 7, "{text}");
     assert!(rates.iter().all(|&r| r > 0.0), "{rates:?}");
+}
+
+#[test]
+fn without_a_seed_a_tournament_draws_one_keeps_it_for_resume_and_shards_need_one() {
+    let dir = temp_dir("drawn-seed");
+    let base = [
+        "tournament",
+        "--game",
+        "bouillabaisse",
+        "--bot",
+        "a=builtin:random",
+        "--bot",
+        "b=builtin:random",
+        "--players",
+        "2",
+        "--matches",
+        "4",
+        "-q",
+        "--out",
+    ];
+    let seed_of = |out: &std::path::Path| -> u64 {
+        let meta: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("tournament.json")).unwrap())
+                .unwrap();
+        meta["seed"].as_u64().unwrap()
+    };
+    let first = dir.join("first");
+    let out = run(&[&base[..], &[first.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let seed = seed_of(&first);
+    assert!(
+        stderr(&out).contains(&format!("no seed given: drew seed {seed}")),
+        "{}",
+        stderr(&out)
+    );
+    let again = run(&[&base[..], &[first.to_str().unwrap(), "--resume"]].concat());
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(!stderr(&again).contains("drew seed"));
+    assert!(stderr(&again).contains(&format!("seed {seed},")));
+
+    let second = dir.join("second");
+    let out = run(&[&base[..], &[second.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_ne!(seed_of(&second), seed, "each tournament draws its own seed");
+
+    let shard = dir.join("shard");
+    let out = run(&[&base[..], &[shard.to_str().unwrap(), "--shard", "1/2"]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--shard needs --seed"),
+        "{}",
+        stderr(&out)
+    );
 }

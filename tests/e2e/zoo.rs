@@ -204,8 +204,13 @@ fn a_bot_that_hangs_mid_match_times_out_until_it_is_stopped() {
 
 #[test]
 fn a_bot_that_is_slow_once_costs_one_timeout_and_plays_on() {
-    // One worker, so one process plays all three matches and is slow once.
-    let z = zoo("slow-once", "slow_once.py 0.3", &["-j", "1"]);
+    // One worker and no duplicate play (which keeps a process per rotation), so one process
+    // plays all three matches and is slow once.
+    let z = zoo(
+        "slow-once",
+        "slow_once.py 0.3",
+        &["-j", "1", "--duplicate", "false"],
+    );
     assert_eq!(z.faults().len(), 1, "{:?}", z.faults());
     assert_eq!(z.kinds(), BTreeSet::from(["timeout".to_string()]));
 }
@@ -282,7 +287,15 @@ fn a_bot_that_never_reads_fills_its_pipe_and_the_write_times_out() {
     let z = zoo(
         "deaf",
         "deaf.py",
-        &["--time-limit-ms", "20", "--max-faults", "1000"],
+        // One process per worker (no duplicate play), so that its pipe fills over the matches.
+        &[
+            "--time-limit-ms",
+            "20",
+            "--max-faults",
+            "1000",
+            "--duplicate",
+            "false",
+        ],
     );
     assert!(z.kinds().contains("write_failed"), "{:?}", z.kinds());
     assert!(

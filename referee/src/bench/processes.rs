@@ -45,6 +45,7 @@ pub fn decisions_per_second<G: Builtins>(
             group: id,
             seats: (0..n).map(|s| (s + id as usize) % n).collect(),
             seed: id,
+            rotation: 0,
         })
         .collect();
     let settings = Arc::new(PoolSettings::<G> {
@@ -55,6 +56,7 @@ pub fn decisions_per_second<G: Builtins>(
         process: ProcessOptions::default(),
         stderr_dir: None,
         logs_dir: None,
+        duplicate: false,
         jobs,
         pin,
     });

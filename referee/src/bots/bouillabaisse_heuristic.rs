@@ -72,9 +72,10 @@ impl Heuristic {
             if let Some(duck) = ducks.max_by_key(|c| (c.rank, -danger(view, *c))) {
                 return duck;
             }
-            // Every card wins: as last player win with the highest; otherwise hope with the lowest.
+            // Every card wins: as last player win with the highest harmless card; otherwise hope
+            // with the lowest.
             return if last {
-                first(&mut legal.iter().copied(), &by_rank)
+                first(&mut legal.iter().copied(), &|c| (-danger(view, *c), c.rank))
             } else {
                 first(&mut legal.iter().copied(), &lowest)
             };

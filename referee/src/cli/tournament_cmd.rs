@@ -125,6 +125,14 @@ fn run_game<G: Builtins>(config: TournamentConfig) -> Result<ExitCode, Failure> 
         std::fs::create_dir_all(dir)
             .map_err(|e| Failure::usage(format!("cannot create {}: {e}", dir.display())))?;
     }
+    if config.seed_drawn {
+        eprintln!(
+            "referee: no seed given: drew seed {} (kept in {}; --resume reuses it, --seed {} repeats the tournament)",
+            config.seed,
+            config.out.display(),
+            config.seed
+        );
+    }
     eprintln!(
         "referee: {} — {} bots, {players} per match, {share} matches{} ({} already done), -j {}, seed {}, results in {}",
         G::NAME,
@@ -152,6 +160,7 @@ fn run_game<G: Builtins>(config: TournamentConfig) -> Result<ExitCode, Failure> 
         )?,
         stderr_dir: Some(stderr_dir),
         logs_dir: config.logs.then_some(logs_dir),
+        duplicate: config.duplicate,
         jobs: config.jobs,
         pin: config.pin,
     };

@@ -3,7 +3,7 @@
 use super::Failure;
 use super::args::{BoardFormat, ScheduleArg, TournamentArgs};
 use super::match_config::{
-    BotEntry, Refereeing, RefereeingFile, bot_specs, game_kind, game_options, read_toml,
+    BotEntry, Refereeing, RefereeingFile, bot_specs, drawn_seed, game_kind, game_options, read_toml,
 };
 use crate::games::GameKind;
 use crate::seat::BotSpec;
@@ -49,6 +49,8 @@ pub struct TournamentConfig {
     pub matches: Option<u64>,
     /// The tournament seed.
     pub seed: u64,
+    /// Whether the seed was drawn at random because none was given or recorded.
+    pub seed_drawn: bool,
     /// Matches at once.
     pub jobs: usize,
     /// Whether workers and their bots are pinned to cores.
@@ -133,23 +135,38 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentConfig, Failure> {
         .map(|n| n.get())
         .unwrap_or(1);
     let jobs = args.jobs.or(file.jobs).unwrap_or(cores).max(1);
+    let out = args
+        .out
+        .or(file.out)
+        .unwrap_or_else(|| PathBuf::from("tournament-out"));
+    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    // Without a seed, the results directory's own is reused (to resume), else one is drawn: a
+    // fixed default would let anyone compute every deal of a tournament before it is played.
+    let given = args.seed.or(file.seed);
+    let recorded = crate::tournament::results::read_meta(&out)
+        .ok()
+        .map(|m| m.seed);
+    if given.is_none() && recorded.is_none() && shard.is_some() {
+        return Err(Failure::usage(
+            "--shard needs --seed (or `seed` in the file): every shard must play the same schedule",
+        ));
+    }
+    let seed = given.or(recorded);
     Ok(TournamentConfig {
         game,
         bots,
         players: args.players.or(file.players),
         matches: args.matches.or(file.matches),
-        seed: args.seed.or(file.seed).unwrap_or(1),
+        seed_drawn: seed.is_none(),
+        seed: seed.unwrap_or_else(drawn_seed),
         jobs,
         pin: args.pin.or(file.pin).unwrap_or(jobs <= cores),
-        out: args
-            .out
-            .or(file.out)
-            .unwrap_or_else(|| PathBuf::from("tournament-out")),
+        out,
         format,
         candidate,
         duplicate: args.duplicate.or(file.duplicate).unwrap_or(true),
         resume: args.resume,
-        shard: args.shard.as_deref().map(parse_shard).transpose()?,
+        shard,
         logs: args.logs || file.logs.unwrap_or(false),
         quiet: args.quiet,
         refereeing,

@@ -3,7 +3,10 @@
 //! `jobs` workers take matches from one queue. Each worker keeps one process per bot it has
 //! played (a bot never sits twice in a match), so a bot has at most `jobs` processes — one per
 //! match it can be playing at once, never one per match — and reuses it for every match it plays
-//! there (the protocol's multi-match lifecycle). A process that crashed or was stopped during a
+//! there (the protocol's multi-match lifecycle). With duplicate play, a worker keeps one process
+//! per bot and *rotation* instead (at most `jobs` × P per bot): the matches of a group replay one
+//! deal, and a process that had played one of them would know every hand of the next (it saw
+//! every card played), so no process plays two matches of the same group. A process that crashed or was stopped during a
 //! match is dropped, and a new one is started for its next match; the crash is in that match's
 //! record. A process found to have exited by the time its next match begins is restarted without
 //! charging that match. (A bot that quits right after `match_end`, instead of waiting for
@@ -19,7 +22,7 @@ use crate::runner::{
     MatchLog, MatchSettings, Player, RunError, play_match, shutdown_players, start_players,
 };
 use crate::seat::{BotSpec, ProcessOptions, Seat};
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -42,6 +45,9 @@ pub struct PoolSettings<G: Builtins> {
     pub stderr_dir: Option<PathBuf>,
     /// Where each match's full log is written (`ID.jsonl`), if anywhere.
     pub logs_dir: Option<PathBuf>,
+    /// Whether the matches of a group replay one deal: then each bot process plays only one
+    /// rotation of every group (see the module's documentation).
+    pub duplicate: bool,
     /// Matches played at once.
     pub jobs: usize,
     /// Whether each worker, and every bot process it starts, is pinned to a core of its own
@@ -140,27 +146,34 @@ async fn worker<G: Builtins>(
     queue: &Mutex<VecDeque<ScheduledMatch>>,
     results: UnboundedSender<MatchResult>,
 ) -> Result<(), RunError> {
-    let mut cache: Vec<Option<Player<G>>> = settings.specs.iter().map(|_| None).collect();
+    // Processes kept between matches, by (bot, slot): the slot is the match's rotation with
+    // duplicate play, else 0.
+    let mut cache: HashMap<(usize, usize), Player<G>> = HashMap::new();
     let mut starts = vec![0u32; settings.specs.len()];
     let outcome = async {
         loop {
             let Some(scheduled) = queue.lock().expect("queue lock").pop_front() else {
                 return Ok(());
             };
+            let slot = if settings.duplicate {
+                scheduled.rotation
+            } else {
+                0
+            };
             for &b in &scheduled.seats {
-                let exited = match cache[b].as_mut().map(|p| &mut p.seat) {
+                let exited = match cache.get_mut(&(b, slot)).map(|p| &mut p.seat) {
                     Some(Seat::Process(bot)) => bot.has_exited(),
                     _ => false,
                 };
                 if exited {
-                    cache[b] = None;
+                    cache.remove(&(b, slot));
                 }
             }
             let missing: Vec<usize> = scheduled
                 .seats
                 .iter()
                 .copied()
-                .filter(|&b| cache[b].is_none())
+                .filter(|&b| !cache.contains_key(&(b, slot)))
                 .collect();
             if !missing.is_empty() {
                 let specs: Vec<BotSpec> =
@@ -183,13 +196,13 @@ async fn worker<G: Builtins>(
                     start_players::<G>(&specs, &settings.options, &settings.process, &name_file)
                         .await;
                 for (&b, player) in missing.iter().zip(started) {
-                    cache[b] = Some(player);
+                    cache.insert((b, slot), player);
                 }
             }
             let mut players: Vec<Player<G>> = scheduled
                 .seats
                 .iter()
-                .map(|&b| cache[b].take().expect("started above"))
+                .map(|&b| cache.remove(&(b, slot)).expect("started above"))
                 .collect();
             let mut log = match &settings.logs_dir {
                 Some(dir) => MatchLog::create(&dir.join(format!("{}.jsonl", scheduled.id)))?,
@@ -206,7 +219,7 @@ async fn worker<G: Builtins>(
             for (&b, player) in scheduled.seats.iter().zip(players) {
                 // A crashed or stopped process is dropped (and so killed); the next match starts anew.
                 if crate::runner::is_usable(&player) {
-                    cache[b] = Some(player);
+                    cache.insert((b, slot), player);
                 }
             }
             let _ = results.send(MatchResult {
@@ -217,7 +230,7 @@ async fn worker<G: Builtins>(
         }
     }
     .await;
-    let mut alive: Vec<Player<G>> = cache.into_iter().flatten().collect();
+    let mut alive: Vec<Player<G>> = cache.into_values().collect();
     shutdown_players(&mut alive, Duration::from_secs(1)).await;
     outcome
 }

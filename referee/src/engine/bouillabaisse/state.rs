@@ -338,7 +338,8 @@ impl Game for Bouillabaisse {
     }
 
     /// For a seat that faulted: a uniformly random legal card, drawn from the match seed and
-    /// the decision number (as `builtin:random` would play; the same on every run).
+    /// the decision number (uniform like `builtin:random`, from a stream of its own; the same on
+    /// every run).
     fn default_action(&self) -> Action {
         shared_rules::seeded_legal_action(self, self.seed, self.decisions)
     }

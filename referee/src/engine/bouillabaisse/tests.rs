@@ -300,12 +300,13 @@ fn the_six_manches_score_as_listed_with_one_deck_of_four() {
 #[test]
 fn manche_six_subtracts_and_a_card_scores_several_ways_at_once() {
     let game = new_game(4, 5, &Options::default());
-    let chosen = game.chosen;
+    let mut chosen = game.chosen;
     let both = Card::new(chosen.rank, chosen.suit);
+    chosen.card = both;
     let five = scoring(5);
     let six = scoring(6);
     let points = super::scoring::card_points(both, &chosen, &five);
-    let expected = 10 + 50 + if both == chosen.card { 200 } else { 0 };
+    let expected = 10 + 50 + 200;
     assert_eq!(points, expected);
     assert_eq!(super::scoring::card_points(both, &chosen, &six), -expected);
     assert_eq!(scoring(1).suit, 0, "manche 1 counts tricks only");
@@ -437,10 +438,12 @@ proptest! {
     fn random_legal_games_hold_the_invariants(
         players in 2usize..=12,
         two_decks in any::<bool>(),
+        redraw in any::<bool>(),
+        all_or_nothing in any::<bool>(),
         seed in any::<u64>(),
         play_seed in any::<u64>(),
     ) {
-        let options = Options { decks: Some(1 + u8::from(two_decks)), ..Options::default() };
+        let options = Options { decks: Some(1 + u8::from(two_decks)), redraw, all_or_nothing };
         let mut game = new_game(players, seed, &options);
         let in_play = {
             let mut c = game.in_play.clone();
@@ -469,16 +472,28 @@ proptest! {
             played.sort();
             prop_assert_eq!(&played, &in_play);
         }
-        // The points of each manche add up to the totals fixed by the deal.
+        // The points of each manche add up to the totals fixed by the deal and that manche's
+        // chosen items (a seat whose points the variant reversed counts with its raw points).
         let tricks = (in_play.len() / players) as i64;
         let count = |f: &dyn Fn(&Card) -> bool| in_play.iter().filter(|c| f(c)).count() as i64;
-        let chosen = game.chosen;
-        let suit = count(&|c| c.suit == chosen.suit) * 10;
-        let rank = count(&|c| c.rank == chosen.rank) * 50;
-        let card = count(&|c| *c == chosen.card) * 200;
-        let all = tricks * 5 + suit + rank + card;
-        let sums: Vec<i64> = scored(&events).iter().map(|(_, p, _)| p.iter().sum()).collect();
-        prop_assert_eq!(sums, vec![tricks * 5, suit, rank, card, all, -all]);
+        let chosen = chosen_by_manche(&events);
+        prop_assert_eq!(chosen.len(), 6);
+        for ((manche, points, reversed), chosen) in scored(&events).into_iter().zip(chosen) {
+            let suit = count(&|c| c.suit == chosen.suit) * 10;
+            let rank = count(&|c| c.rank == chosen.rank) * 50;
+            let card = count(&|c| *c == chosen.card) * 200;
+            let all = tricks * 5 + suit + rank + card;
+            let expected = [tricks * 5, suit, rank, card, all, -all][manche as usize - 1];
+            prop_assert!(all_or_nothing || reversed.is_none());
+            let raw = points.iter().sum::<i64>() - reversed.map_or(0, |s| 2 * points[s]);
+            prop_assert_eq!(raw, expected, "manche {}", manche);
+        }
+        // Every hand is told to its own seat only, in every manche.
+        for event in &events {
+            if let Event::Dealt { .. } = event.event {
+                prop_assert!(matches!(event.to, Audience::Seat(_)));
+            }
+        }
         // Determinism: the same seed and the same choices give the same match.
         let mut again = new_game(players, seed, &options);
         let replayed = random_game(&mut again, &mut ChaCha8Rng::seed_from_u64(play_seed));
