@@ -207,6 +207,10 @@ impl Game for Vabanque {
         3..=6
     }
 
+    fn phases() -> &'static [&'static str] {
+        &["chip", "card", "move"]
+    }
+
     fn new(_options: &Options, players: usize, seed: u64) -> Result<Self, SetupError> {
         let counts = Self::player_counts();
         if !counts.contains(&players) {
