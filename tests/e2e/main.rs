@@ -4,6 +4,7 @@
 //! The binaries must be built first: `cargo build --workspace --bins` (the README's test
 //! command does it).
 
+mod check;
 mod cli_errors;
 mod determinism;
 mod faults;

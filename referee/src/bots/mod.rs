@@ -39,3 +39,26 @@ impl Builtins for crate::engine::vabanque::Vabanque {
         }
     }
 }
+
+/// Built-in opponents for one bot under test: `count` of them, the game's built-ins in turn,
+/// each with a name of its own (`random`, `heuristic`, `random-2`, …). `referee check` plays
+/// against them, and the starter bots' READMEs name them.
+pub fn sparring_partners<G: Builtins>(count: usize) -> Vec<crate::seat::BotSpec> {
+    let names = G::builtin_names();
+    (0..count)
+        .map(|i| {
+            let builtin = names[i % names.len()];
+            let round = i / names.len();
+            let name = if round == 0 {
+                builtin.to_string()
+            } else {
+                format!("{builtin}-{}", round + 1)
+            };
+            crate::seat::BotSpec::new(
+                Some(name),
+                crate::seat::Launch::Builtin(builtin.to_string()),
+            )
+            .expect("built-in names are valid bot names")
+        })
+        .collect()
+}
