@@ -107,7 +107,7 @@ pub const STARTERS: &[Starter] = &[
 #[derive(Debug, thiserror::Error)]
 pub enum NewBotError {
     /// No starter for this game in this language.
-    #[error("there is no {language} starter bot for {game} (starters for {game}: {available})")]
+    #[error("there is no {language} starter bot for {game} (its starters: {available})")]
     NoStarter {
         /// The game.
         game: &'static str,
@@ -141,12 +141,15 @@ pub fn starter(game: GameKind, language: Language) -> Result<&'static Starter, N
         .ok_or_else(|| NewBotError::NoStarter {
             game: game.name(),
             language: language.name(),
-            available: STARTERS
+            available: match STARTERS
                 .iter()
                 .filter(|s| s.game == game)
                 .map(|s| s.language.name())
                 .collect::<Vec<_>>()
-                .join(", "),
+            {
+                languages if languages.is_empty() => "none yet".to_string(),
+                languages => languages.join(", "),
+            },
         })
 }
 

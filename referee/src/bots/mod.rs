@@ -45,14 +45,15 @@ impl Builtins for crate::engine::vabanque::Vabanque {
 /// against them, and the starter bots' READMEs name them.
 pub fn sparring_partners<G: Builtins>(count: usize) -> Vec<crate::seat::BotSpec> {
     let names = G::builtin_names();
-    (0..count)
-        .map(|i| {
-            let builtin = names[i % names.len()];
-            let round = i / names.len();
-            let name = if round == 0 {
-                builtin.to_string()
-            } else {
-                format!("{builtin}-{}", round + 1)
+    names
+        .iter()
+        .cycle()
+        .take(count)
+        .enumerate()
+        .map(|(i, builtin)| {
+            let name = match i / names.len() {
+                0 => builtin.to_string(),
+                round => format!("{builtin}-{}", round + 1),
             };
             crate::seat::BotSpec::new(
                 Some(name),
@@ -61,4 +62,22 @@ pub fn sparring_partners<G: Builtins>(count: usize) -> Vec<crate::seat::BotSpec>
             .expect("built-in names are valid bot names")
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::vabanque::Vabanque;
+
+    #[test]
+    fn sparring_partners_take_the_built_ins_in_turn_with_names_of_their_own() {
+        let names: Vec<String> = sparring_partners::<Vabanque>(5)
+            .into_iter()
+            .map(|spec| spec.name)
+            .collect();
+        assert_eq!(
+            names,
+            ["random", "heuristic", "random-2", "heuristic-2", "random-3"]
+        );
+    }
 }
