@@ -15,6 +15,9 @@ pub enum ExitCode {
     /// `referee replay`: the log does not hold (an illegal or misattributed action, a result
     /// that is not the one the rules give, a truncated or edited file).
     ReplayMismatch = 3,
+    /// `referee check`: the bot failed (or could not be checked on) at least one required item
+    /// of the protocol checklist.
+    CheckFailed = 4,
     /// The run was interrupted by a signal (SIGINT or SIGTERM); every child was stopped.
     Interrupted = 130,
 }

@@ -8,10 +8,12 @@
 
 pub mod bench;
 pub mod bots;
+pub mod check;
 pub mod cli;
 pub mod engine;
 pub mod games;
 pub mod replay;
 pub mod runner;
 pub mod seat;
+pub mod starters;
 pub mod tournament;

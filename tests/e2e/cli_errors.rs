@@ -106,3 +106,24 @@ fn malformed_flags_and_config_files() {
     ];
     refused(&opts, "invalid options for vabanque");
 }
+
+#[test]
+fn check_and_new_bot_refuse_what_they_cannot_use() {
+    refused(
+        &["check", "--game", "chess", "python3 bot.py"],
+        "unknown game 'chess'",
+    );
+    refused(
+        &["check", "--game", "vabanque", "no-such-bot-program-42"],
+        "command 'no-such-bot-program-42' not found",
+    );
+    refused(&["check", "--game", "vabanque", ""], "the command is empty");
+    refused(
+        &["new-bot", "--game", "chess", "--lang", "python", "x"],
+        "unknown game 'chess'",
+    );
+    refused(
+        &["new-bot", "--game", "vabanque", "--lang", "cobol", "x"],
+        "invalid value 'cobol'",
+    );
+}

@@ -5,6 +5,7 @@
 //! command does it).
 
 mod bouillabaisse;
+mod check;
 mod cli_errors;
 mod determinism;
 mod faults;

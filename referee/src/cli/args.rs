@@ -33,6 +33,11 @@ pub enum Command {
     Games,
     /// Measure this machine: the pipe round trip, in-process games, decisions with real bots.
     Bench(BenchArgs),
+    /// Check that a bot speaks the protocol: a checklist with a verdict per item (exit code 4
+    /// when a required item fails).
+    Check(CheckArgs),
+    /// Write a minimal, commented starter bot for a game into a directory.
+    NewBot(NewBotArgs),
     /// The other end of the pipe benchmark (answers each line with a 30-byte line).
     #[command(hide = true)]
     BenchPong,
@@ -195,6 +200,57 @@ pub struct MatchArgs {
     /// How to print the result.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
+}
+
+/// `referee check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The game (see `referee games`).
+    #[arg(long)]
+    pub game: String,
+    /// The bot's command, after every option: one argument split like a shell would
+    /// ("python3 my_bot.py"), or the program and its arguments.
+    #[arg(
+        required = true,
+        num_args = 1..,
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "COMMAND"
+    )]
+    pub command: Vec<String>,
+    /// The seed the matches' seeds are derived from [default: 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Time limits, fault limit, sandbox and game options, as for `referee match`.
+    #[command(flatten)]
+    pub refereeing: RefereeingArgs,
+    /// How to print the checklist.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+/// Starter bot languages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LangArg {
+    /// Python 3, standard library only.
+    Python,
+    /// Rust, a crate of its own (serde_json from crates.io).
+    Rust,
+    /// JavaScript for Node.js, no packages.
+    Javascript,
+}
+
+/// `referee new-bot`.
+#[derive(Debug, Args)]
+pub struct NewBotArgs {
+    /// The game (see `referee games`).
+    #[arg(long)]
+    pub game: String,
+    /// The language of the bot.
+    #[arg(long, value_enum)]
+    pub lang: LangArg,
+    /// The directory to write it into (created if needed; existing files are not overwritten).
+    pub dir: PathBuf,
 }
 
 /// `referee replay`.

@@ -55,27 +55,7 @@ fn run_game<G: Builtins>(config: MatchConfig) -> Result<ExitCode, Failure> {
         .collect();
     let process =
         super::bot_settings::process_options(config.refereeing.sandbox, outputs, &config.bots)?;
-    let runtime = super::runtime()?;
-    let outcome = runtime.block_on(async {
-        let mut interrupt = Interrupt::catch();
-        tokio::select! {
-            result = play::<G>(&config, &options, &process, &mut log) => Some(result),
-            () = interrupt.wait() => None,
-        }
-    });
-    // Dropping the runtime drops any bot still running, which kills its process group.
-    drop(runtime);
-    crate::seat::cgroup::cleanup();
-    let record = match outcome {
-        None => {
-            eprintln!("referee: interrupted; every bot process was stopped");
-            return Ok(ExitCode::Interrupted);
-        }
-        Some(result) => result.map_err(|e| Failure {
-            code: ExitCode::Internal,
-            message: e.to_string(),
-        })?,
-    };
+    let record = until_interrupted(play::<G>(&config, &options, &process, &mut log))?;
     match config.format {
         Format::Table => {
             out!("{}", standings::render(&record, G::SCORE_NAME));
@@ -125,6 +105,35 @@ async fn play<G: Builtins>(
     let record = play_match(&settings, options, &mut players, log).await;
     shutdown_players(&mut players, Duration::from_secs(1)).await;
     record
+}
+
+/// Runs `work` on a one-thread runtime until it finishes, or until a signal comes (a failure
+/// with [`ExitCode::Interrupted`]); a referee error is an internal failure. Then the runtime is
+/// dropped, which drops any bot still running and so kills its process group, and the
+/// referee's control groups are removed.
+pub(super) fn until_interrupted<T, E: std::fmt::Display>(
+    work: impl std::future::Future<Output = Result<T, E>>,
+) -> Result<T, Failure> {
+    let runtime = super::runtime()?;
+    let outcome = runtime.block_on(async {
+        let mut interrupt = Interrupt::catch();
+        tokio::select! {
+            result = work => Some(result),
+            () = interrupt.wait() => None,
+        }
+    });
+    drop(runtime);
+    crate::seat::cgroup::cleanup();
+    match outcome {
+        None => Err(Failure {
+            code: ExitCode::Interrupted,
+            message: "interrupted; every bot process was stopped".into(),
+        }),
+        Some(result) => result.map_err(|e| Failure {
+            code: ExitCode::Internal,
+            message: e.to_string(),
+        }),
+    }
 }
 
 /// SIGINT, SIGTERM, SIGHUP (the terminal closed) and SIGQUIT, caught from the moment this is

@@ -5,10 +5,13 @@ mod args;
 mod bench_cmd;
 mod board_render;
 mod bot_settings;
+mod check_cmd;
+mod check_render;
 mod checks;
 mod leaderboard_cmd;
 mod match_cmd;
 mod match_config;
+mod new_bot_cmd;
 mod output;
 mod replay_cmd;
 mod standings;
@@ -86,6 +89,8 @@ fn dispatch(cli: args::Cli) -> Result<ExitCode, Failure> {
         args::Command::Leaderboard(args) => leaderboard_cmd::run_leaderboard(args),
         args::Command::Merge(args) => leaderboard_cmd::run_merge(args),
         args::Command::Bench(args) => bench_cmd::run(args),
+        args::Command::Check(args) => check_cmd::run(args),
+        args::Command::NewBot(args) => new_bot_cmd::run(args),
         args::Command::BenchPong => {
             crate::bench::pipe::pong().map_err(|e| Failure {
                 code: ExitCode::Internal,

@@ -128,6 +128,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// The player counts the game allows.
     fn player_counts() -> RangeInclusive<usize>;
 
+    /// Every phase the game can request a decision in, by its name on the wire (the
+    /// [`Turn::phase`] of [`Game::to_move`]), in the order a match first reaches them. A check of a
+    /// bot (`referee check`) plays until the bot has been asked in each of them.
+    fn phases() -> &'static [&'static str];
+
     /// A new match.
     ///
     /// # Errors

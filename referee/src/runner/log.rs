@@ -91,15 +91,21 @@ pub enum LogRecord {
     },
 }
 
-/// Where log records go: a file, or nowhere.
+/// Where log records go: a file, memory, or nowhere.
 pub struct MatchLog {
-    out: Option<BufWriter<std::fs::File>>,
+    out: Sink,
+}
+
+enum Sink {
+    None,
+    File(BufWriter<std::fs::File>),
+    Memory(Vec<LogRecord>),
 }
 
 impl MatchLog {
     /// A log that writes nothing.
     pub fn none() -> Self {
-        MatchLog { out: None }
+        MatchLog { out: Sink::None }
     }
 
     /// A log written to `path` (created or truncated).
@@ -108,13 +114,29 @@ impl MatchLog {
     /// When the file cannot be created.
     pub fn create(path: &Path) -> io::Result<Self> {
         Ok(MatchLog {
-            out: Some(BufWriter::new(std::fs::File::create(path)?)),
+            out: Sink::File(BufWriter::new(std::fs::File::create(path)?)),
         })
+    }
+
+    /// A log kept in memory, for a caller that looks at the match afterwards
+    /// ([`MatchLog::records`]).
+    pub fn memory() -> Self {
+        MatchLog {
+            out: Sink::Memory(Vec::new()),
+        }
+    }
+
+    /// The records kept by a log made with [`MatchLog::memory`] (none for the others).
+    pub fn records(&self) -> &[LogRecord] {
+        match &self.out {
+            Sink::Memory(records) => records,
+            Sink::None | Sink::File(_) => &[],
+        }
     }
 
     /// Whether records are kept (callers may skip building records otherwise).
     pub fn is_enabled(&self) -> bool {
-        self.out.is_some()
+        !matches!(self.out, Sink::None)
     }
 
     /// Appends one record.
@@ -122,9 +144,13 @@ impl MatchLog {
     /// # Errors
     /// When writing fails.
     pub fn write(&mut self, record: &LogRecord) -> io::Result<()> {
-        if let Some(out) = self.out.as_mut() {
-            serde_json::to_writer(&mut *out, record)?;
-            out.write_all(b"\n")?;
+        match &mut self.out {
+            Sink::None => {}
+            Sink::File(out) => {
+                serde_json::to_writer(&mut *out, record)?;
+                out.write_all(b"\n")?;
+            }
+            Sink::Memory(records) => records.push(record.clone()),
         }
         Ok(())
     }
@@ -134,9 +160,9 @@ impl MatchLog {
     /// # Errors
     /// When writing fails.
     pub fn flush(&mut self) -> io::Result<()> {
-        match self.out.as_mut() {
-            Some(out) => out.flush(),
-            None => Ok(()),
+        match &mut self.out {
+            Sink::File(out) => out.flush(),
+            Sink::None | Sink::Memory(_) => Ok(()),
         }
     }
 }

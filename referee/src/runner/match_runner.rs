@@ -48,6 +48,10 @@ struct SeatState {
     listens: bool,
     /// Lines waiting to be written to the bot with its next request.
     pending: Vec<u8>,
+    /// Lines to write before given requests of this match ([`Player::probes`]).
+    probes: Vec<(u64, Vec<u8>)>,
+    /// Requests sent to the bot in this match.
+    asked: u64,
     stats: SeatStats,
 }
 
@@ -74,6 +78,7 @@ impl Books<'_> {
             decision,
             fault: fault.fault,
             message: fault.message,
+            line: fault.line,
         });
         Ok(())
     }
@@ -125,7 +130,7 @@ impl Books<'_> {
             }
         }
         state.ejected |= eject;
-        self.record(seat, Some(n), Fault::new(fault.fault, message))
+        self.record(seat, Some(n), Fault { message, ..fault })
     }
 
     /// Queues each event for the seats in its audience, serialized once — and not at all when
@@ -172,7 +177,7 @@ pub async fn play_match<G: Game>(
         log,
         faults: Vec::new(),
         seats: players
-            .iter()
+            .iter_mut()
             .map(|p| SeatState {
                 faults: 0,
                 ejected: false,
@@ -180,6 +185,8 @@ pub async fn play_match<G: Game>(
                 clock: Clock::new(p.time),
                 listens: false,
                 pending: Vec::new(),
+                probes: std::mem::take(&mut p.probes),
+                asked: 0,
                 stats: SeatStats::default(),
             })
             .collect(),
@@ -392,6 +399,11 @@ async fn ask<G: Game>(
         Seat::Process(bot) => {
             let id = player.next_id;
             player.next_id += 1;
+            if let Some(k) = state.probes.iter().position(|(at, _)| *at == state.asked) {
+                let (_, lines) = state.probes.swap_remove(k);
+                state.pending.extend(lines);
+            }
+            state.asked += 1;
             let allowance = state.clock.allowance();
             append_line(
                 &mut state.pending,

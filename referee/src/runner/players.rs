@@ -24,6 +24,11 @@ pub struct Player<G: Game> {
     pub wants_events: bool,
     /// A fault from start-up, reported in the next match.
     pub startup_fault: Option<Fault>,
+    /// Lines written to the bot process before some of its requests in its next match, after
+    /// the events queued for it: `(k, lines)` goes before its request `k` of that match (0 for
+    /// its first). `referee check` probes a bot with messages it must survive this way. The
+    /// next match takes them.
+    pub probes: Vec<(u64, Vec<u8>)>,
     /// The next request id (ids never repeat within one process).
     pub(crate) next_id: u64,
 }
@@ -39,6 +44,7 @@ impl<G: Game> Player<G> {
             hello_name: None,
             wants_events: true,
             startup_fault: None,
+            probes: Vec::new(),
             next_id: 0,
         }
     }

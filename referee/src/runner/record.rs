@@ -15,6 +15,10 @@ pub struct FaultRecord {
     pub fault: FaultKind,
     /// What happened.
     pub message: String,
+    /// The bot's line that was the fault, when a line was ([`Fault::line`](crate::seat::Fault)).
+    /// Not serialized: results and logs keep the message, which quotes it.
+    #[serde(skip)]
+    pub line: Option<String>,
 }
 
 /// Decision statistics of one seat.

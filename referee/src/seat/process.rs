@@ -9,6 +9,7 @@
 use super::Fault;
 use super::cgroup::BotCgroup;
 use super::limits::{self, ResourceLimits};
+use super::memory::{self, PeakMemory};
 use super::reply::{excerpt, parse};
 use super::sandbox::Sandbox;
 use super::stderr::{self, StderrTail};
@@ -225,6 +226,15 @@ impl ProcessBot {
         self.stderr.text()
     }
 
+    /// The most memory the bot has held so far: the largest peak resident set among its
+    /// running processes (read it before the bot exits) and its control group's peak.
+    pub fn peak_memory(&self) -> PeakMemory {
+        PeakMemory {
+            largest_process_bytes: memory::largest_process_peak(self.pid),
+            control_group_bytes: self.cgroup.as_ref().and_then(BotCgroup::peak_memory),
+        }
+    }
+
     /// Writes `hello_line` and waits up to `startup` for the bot's `hello` reply.
     ///
     /// # Errors
@@ -256,13 +266,16 @@ impl ProcessBot {
                 )),
                 _ => Ok(reply),
             },
-            FromBot::Action(_) => Err(Fault::new(
-                FaultKind::WrongShape,
-                format!(
-                    "expected a hello reply {{\"type\":\"hello\",\"name\":...}}, got: {}",
-                    excerpt(&String::from_utf8_lossy(&line))
-                ),
-            )),
+            FromBot::Action(_) => {
+                let shown = excerpt(&String::from_utf8_lossy(&line));
+                Err(Fault::new(
+                    FaultKind::WrongShape,
+                    format!(
+                        "expected a hello reply {{\"type\":\"hello\",\"name\":...}}, got: {shown}"
+                    ),
+                )
+                .with_line(shown))
+            }
         }
     }
 
@@ -347,11 +360,13 @@ impl ProcessBot {
                         "a reply to request {} while request {id} is pending (a repeated or invented id); it is ignored",
                         reply.id
                     ),
-                ),
+                )
+                .with_line(excerpt(&String::from_utf8_lossy(&line))),
                 Ok(FromBot::Hello(_)) => Fault::new(
                     FaultKind::WrongShape,
                     format!("a hello while request {id} is pending; it is ignored"),
-                ),
+                )
+                .with_line(excerpt(&String::from_utf8_lossy(&line))),
                 Err(fault) => fault,
             };
             if noise.len() + 1 >= max_noise {
@@ -505,17 +520,19 @@ impl ProcessBot {
 
     /// Ends the process: optionally writes `last` (a `goodbye`, or the `error` saying why the bot
     /// is stopped), closes stdin, waits up to the grace period for it to exit, then kills its
-    /// whole process group and reaps it.
-    pub async fn shutdown(&mut self, last: Option<&[u8]>, grace: Duration) {
+    /// whole process group and reaps it. Returns whether the bot exited by itself within the
+    /// grace period (`false` too when it had been stopped already).
+    pub async fn shutdown(&mut self, last: Option<&[u8]>, grace: Duration) -> bool {
         if !self.alive {
-            return;
+            return false;
         }
         if let Some(line) = last {
             let _ = self.write(line, grace).await;
         }
         self.stdin = None;
-        let _ = timeout(grace, self.child.wait()).await;
+        let exited = matches!(timeout(grace, self.child.wait()).await, Ok(Ok(_)));
         self.kill().await;
+        exited
     }
 
     /// Kills the whole process group at once, reaps the bot, and lets the stderr drain finish

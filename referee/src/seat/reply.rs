@@ -23,8 +23,13 @@ struct Wire<'a> {
 }
 
 /// Parses one line from a bot: first as UTF-8 text, then as JSON, then as a message. Text that
-/// is not JSON is `malformed`; JSON that is not a message of the protocol is `wrong_shape`.
+/// is not JSON is `malformed`; JSON that is not a message of the protocol is `wrong_shape`. A
+/// fault names the line ([`Fault::line`]).
 pub fn parse(bytes: &[u8]) -> Result<FromBot, Fault> {
+    parse_message(bytes).map_err(|fault| fault.with_line(excerpt(&String::from_utf8_lossy(bytes))))
+}
+
+fn parse_message(bytes: &[u8]) -> Result<FromBot, Fault> {
     let line = std::str::from_utf8(bytes).map_err(|_| {
         Fault::new(
             FaultKind::Malformed,
@@ -154,6 +159,16 @@ mod tests {
             parse(br#"{"type":"action","id":7,"action":{"table":2}}"#),
             Ok(FromBot::Action(a)) if a.id == 7
         ));
+    }
+
+    #[test]
+    fn a_fault_names_the_line_apart_from_its_message() {
+        let fault = parse(b"debug: hand ['raise']").unwrap_err();
+        assert_eq!(fault.fault, FaultKind::Malformed);
+        assert_eq!(fault.line.as_deref(), Some("debug: hand ['raise']"));
+        let long = "x".repeat(500);
+        let shown = parse(long.as_bytes()).unwrap_err().line.unwrap();
+        assert!(shown.ends_with("… (500 bytes)"), "{shown}");
     }
 
     /// Any JSON value, nested a few levels deep, numbers of every size included.

@@ -215,6 +215,10 @@ impl Game for Bouillabaisse {
         2..=12
     }
 
+    fn phases() -> &'static [&'static str] {
+        &["play"]
+    }
+
     fn new(options: &Options, players: usize, seed: u64) -> Result<Self, SetupError> {
         shared_rules::check_player_count::<Self>(players)?;
         let decks = options.decks.unwrap_or_else(|| default_decks(players));

@@ -209,6 +209,10 @@ impl Game for Vabanque {
         3..=6
     }
 
+    fn phases() -> &'static [&'static str] {
+        &["chip", "card", "move"]
+    }
+
     fn new(_options: &Options, players: usize, seed: u64) -> Result<Self, SetupError> {
         shared_rules::check_player_count::<Self>(players)?;
         let tables = TABLES[players - 3];

@@ -159,6 +159,24 @@ fn phases_run_chip_card_move_in_playing_order() {
 }
 
 #[test]
+fn phases_lists_every_phase_a_match_requests_in_first_reached_order() {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut game = new_game(4, 5);
+    while let Some(turn) = game.to_move() {
+        if !seen.contains(&turn.phase) {
+            seen.push(turn.phase);
+        }
+        let action = game.default_action();
+        play(&mut game, action);
+    }
+    assert_eq!(seen, Vabanque::phases());
+    let wire: Vec<&str> = [Phase::Chip, Phase::Card, Phase::Move]
+        .map(Phase::as_str)
+        .to_vec();
+    assert_eq!(Vabanque::phases(), wire.as_slice());
+}
+
+#[test]
 fn moves_wrap_around_and_are_limited_to_four() {
     let mut game = new_game(3, 2);
     while game.phase != Phase::Move {

@@ -1,0 +1,233 @@
+//! What a check saw the bot do, as plain data: its hello, each of its decisions with the faults
+//! recorded at it, the probes it was sent, how it exited, its peak memory. The session gathers
+//! these; [`verdict`](super::verdict) turns them into the checklist, and nothing else does.
+
+use crate::runner::{FaultRecord, LogRecord, MatchRecord};
+use crate::seat::{Fault, PeakMemory};
+use protocol::Limits;
+
+/// Everything observed while checking one bot.
+#[derive(Clone, Debug)]
+pub struct Facts {
+    /// The game.
+    pub game: &'static str,
+    /// The bot's command, as one line.
+    pub command: String,
+    /// The seed the matches' seeds were derived from.
+    pub seed: u64,
+    /// The built-in bots it played against (names as in `match_start`).
+    pub opponents: Vec<String>,
+    /// Every phase the game can request ([`Game::phases`](crate::engine::Game::phases)).
+    pub phases: &'static [&'static str],
+    /// The bot's time limits.
+    pub limits: Limits,
+    /// How the handshake went.
+    pub hello: Result<Hello, Fault>,
+    /// Milliseconds from starting the bot to the end of its handshake.
+    pub hello_ms: f64,
+    /// The matches played, in order.
+    pub matches: Vec<MatchFacts>,
+    /// How the bot ended after `goodbye`; `None` when it was no longer running by then.
+    pub exit: Option<Exit>,
+    /// The most memory the bot held, measured before `goodbye`.
+    pub peak_memory: Option<PeakMemory>,
+}
+
+/// A handshake that succeeded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hello {
+    /// The name the bot gave.
+    pub name: String,
+    /// Whether it takes `event` messages (it may decline them in its hello).
+    pub events: bool,
+}
+
+/// A message sent to the bot to see that it survives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Probe {
+    /// A message type it cannot know, and an event kind it cannot know when it takes events.
+    Unknown {
+        /// Whether an unknown event kind was sent too.
+        event: bool,
+    },
+    /// An `error` message from the referee, about nothing the bot did.
+    Error,
+}
+
+/// One match of the check.
+#[derive(Clone, Debug)]
+pub struct MatchFacts {
+    /// 1-based.
+    pub number: usize,
+    /// The match seed.
+    pub seed: u64,
+    /// The bot's seat.
+    pub seat: usize,
+    /// Every request the bot was sent, in order.
+    pub decisions: Vec<Decision>,
+    /// The bot's faults outside any decision (at the start or the end of the match).
+    pub other_faults: Vec<FaultRecord>,
+    /// Whether the referee stopped the bot during the match.
+    pub stopped: bool,
+    /// The probes sent, by the index of the request (in this match) they came before.
+    pub probes: Vec<(usize, Probe)>,
+}
+
+/// One request the bot was sent.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    /// The request's `id` on the wire (ids count the process's requests from 0).
+    pub id: u64,
+    /// The phase.
+    pub phase: String,
+    /// Whether the bot's answer was played (not substituted by the referee).
+    pub answered: bool,
+    /// How long the bot took, in milliseconds.
+    pub ms: f64,
+    /// The faults recorded while the referee waited for this answer, in order.
+    pub faults: Vec<FaultRecord>,
+}
+
+/// How the bot ended after `goodbye` and the end of its input.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Exit {
+    /// Whether it exited by itself within the grace period (else it was killed).
+    pub by_itself: bool,
+    /// Milliseconds from `goodbye` until it was gone.
+    pub ms: f64,
+}
+
+impl MatchFacts {
+    /// The facts of match `number` from its record and its in-memory log, for the bot in
+    /// `seat`, whose first request in this match had id `first_id`.
+    pub fn from_match(
+        number: usize,
+        seat: usize,
+        first_id: u64,
+        record: &MatchRecord,
+        log: &[LogRecord],
+        probes: Vec<(usize, Probe)>,
+    ) -> Self {
+        let mine = |f: &&FaultRecord| f.seat == seat;
+        let faults = &record.faults;
+        let mut decisions = Vec::new();
+        for entry in log {
+            match entry {
+                LogRecord::Action {
+                    n,
+                    seat: s,
+                    phase,
+                    substituted,
+                    ms,
+                    ..
+                } if *s == seat => {
+                    let at: Vec<FaultRecord> = faults
+                        .iter()
+                        .filter(mine)
+                        .filter(|f| f.decision == Some(*n))
+                        .cloned()
+                        .collect();
+                    // A decision the referee took without a fault at it was never asked: the
+                    // bot had been stopped before.
+                    if *substituted && at.is_empty() {
+                        continue;
+                    }
+                    decisions.push(Decision {
+                        id: first_id + decisions.len() as u64,
+                        phase: phase.clone(),
+                        answered: !substituted,
+                        ms: *ms,
+                        faults: at,
+                    });
+                }
+                _ => {}
+            }
+        }
+        MatchFacts {
+            number,
+            seed: record.seed,
+            seat,
+            decisions,
+            other_faults: faults
+                .iter()
+                .filter(mine)
+                .filter(|f| f.decision.is_none())
+                .cloned()
+                .collect(),
+            stopped: record.stats[seat].ejected,
+            probes,
+        }
+    }
+
+    /// The probe sent before `decision` (an index into [`MatchFacts::decisions`]), if any.
+    pub fn probe_at(&self, decision: usize) -> Option<Probe> {
+        self.probes
+            .iter()
+            .find(|(at, _)| *at == decision)
+            .map(|&(_, probe)| probe)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::SeatStats;
+    use protocol::FaultKind;
+
+    fn action(n: u64, seat: usize, substituted: bool) -> LogRecord {
+        LogRecord::Action {
+            n,
+            seat,
+            phase: "chip".into(),
+            action: serde_json::json!({"table": 0}),
+            substituted,
+            ms: 0.5,
+            overrun: false,
+        }
+    }
+
+    #[test]
+    fn requests_are_the_bots_decisions_it_was_asked() {
+        let fault = |decision: Option<u64>, kind| FaultRecord {
+            seat: 1,
+            decision,
+            fault: kind,
+            message: String::new(),
+            line: None,
+        };
+        let record = MatchRecord {
+            match_id: "m".into(),
+            game: "vabanque".into(),
+            seed: 9,
+            players: vec!["a".into(), "b".into()],
+            scores: vec![0, 0],
+            ranks: vec![1, 1],
+            faults: vec![
+                fault(Some(1), FaultKind::Timeout),
+                fault(Some(3), FaultKind::Exited),
+                fault(None, FaultKind::WriteFailed),
+            ],
+            stats: vec![
+                SeatStats::default(),
+                SeatStats {
+                    ejected: true,
+                    ..SeatStats::default()
+                },
+            ],
+            duration_ms: 1.0,
+        };
+        // Seat 1 answers decision 1 late, crashes at 3, and the referee plays 5 for it.
+        let log: Vec<LogRecord> = (0..6)
+            .map(|n| action(n, (n % 2) as usize, n % 2 == 1))
+            .collect();
+        let facts = MatchFacts::from_match(2, 1, 40, &record, &log, vec![(1, Probe::Error)]);
+        let ids: Vec<u64> = facts.decisions.iter().map(|d| d.id).collect();
+        assert_eq!(ids, [40, 41], "decision 5 was never asked");
+        assert!(facts.decisions.iter().all(|d| !d.answered));
+        assert_eq!(facts.decisions[1].faults[0].fault, FaultKind::Exited);
+        assert_eq!(facts.other_faults.len(), 1);
+        assert!(facts.stopped);
+        assert_eq!(facts.seed, 9);
+        assert_eq!(facts.probe_at(1), Some(Probe::Error));
+    }
+}

@@ -1,0 +1,183 @@
+//! Running the bot for a check: its hello, then matches against the game's built-in bots in one
+//! process (the bot's seat moving each match) until it has been asked in every phase, with the
+//! probes sent in the third match; then `goodbye`. The refereeing is the runner's own
+//! ([`play_match`]); this module only arranges it and keeps what it saw as [`Facts`].
+
+use super::facts::{Exit, Facts, Hello, MatchFacts, Probe};
+use crate::bots::{Builtins, sparring_partners};
+use crate::engine::seed;
+use crate::runner::{
+    FaultPolicy, MatchLog, MatchSettings, RunError, is_usable, play_match, shutdown_players,
+    start_players,
+};
+use crate::seat::{BotSpec, ProcessOptions, Seat};
+use protocol::{ErrorMsg, FaultKind, Goodbye, ToBot};
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// The match (1-based) whose first two requests follow the probes: the first two matches show
+/// that the bot plays and starts a second match in the same process, so that whatever happens
+/// after a probe is the probe's doing.
+pub const PROBE_MATCH: usize = 3;
+/// The most matches a check plays while a phase has not been asked of the bot yet.
+pub const MAX_MATCHES: usize = 6;
+/// How long the bot has to exit after `goodbye` (the protocol's one second).
+const EXIT_GRACE: Duration = Duration::from_secs(1);
+
+/// How a bot is checked.
+#[derive(Clone, Debug)]
+pub struct CheckConfig {
+    /// The bot: a command, with its time control and resource limits.
+    pub bot: BotSpec,
+    /// How its process is run (sandbox, hidden paths).
+    pub process: ProcessOptions,
+    /// The seed the matches' seeds are derived from.
+    pub seed: u64,
+    /// Faults after which the referee stops the bot for the rest of a match.
+    pub max_faults: u32,
+    /// What each class of fault costs (it changes ranks, not verdicts).
+    pub policy: FaultPolicy,
+}
+
+/// Runs the bot through the check's exchanges and returns what it did. Bot misbehaviour is in
+/// the facts, never an error.
+///
+/// # Errors
+/// [`RunError`] when the referee itself fails (the game refuses the options).
+pub async fn gather<G: Builtins>(
+    config: &CheckConfig,
+    options: &G::Options,
+) -> Result<Facts, RunError> {
+    let opponents = sparring_partners::<G>(crate::bots::trial_players::<G>() - 1);
+    let mut specs = vec![config.bot.clone()];
+    specs.extend(opponents.iter().cloned());
+    let started = Instant::now();
+    let mut players = start_players::<G>(&specs, options, &config.process, &|_| None).await;
+    let hello_ms = millis(started.elapsed());
+    let hello = match &players[0].startup_fault {
+        Some(fault) => Err(fault.clone()),
+        None => Ok(Hello {
+            name: players[0].hello_name.clone().unwrap_or_default(),
+            events: players[0].wants_events,
+        }),
+    };
+    let mut facts = Facts {
+        game: G::NAME,
+        command: config.bot.describe(),
+        seed: config.seed,
+        opponents: opponents.into_iter().map(|spec| spec.name).collect(),
+        phases: G::phases(),
+        limits: config.bot.settings.time.limits,
+        hello,
+        hello_ms,
+        matches: Vec::new(),
+        exit: None,
+        peak_memory: None,
+    };
+    let events = match &facts.hello {
+        Ok(hello) => hello.events,
+        Err(_) => {
+            if let Seat::Process(bot) = &players[0].seat {
+                facts.peak_memory = Some(bot.peak_memory());
+            }
+            shutdown_players(&mut players, EXIT_GRACE).await;
+            return Ok(facts);
+        }
+    };
+    let mut seat = 0;
+    for number in 1..=MAX_MATCHES {
+        let all_asked = G::phases().iter().all(|phase| {
+            facts
+                .matches
+                .iter()
+                .flat_map(|m| &m.decisions)
+                .any(|d| d.phase == *phase)
+        });
+        if (number > PROBE_MATCH && all_asked) || !is_usable(&players[seat]) {
+            break;
+        }
+        let probes = if number == PROBE_MATCH {
+            vec![(0, Probe::Unknown { event: events }), (1, Probe::Error)]
+        } else {
+            Vec::new()
+        };
+        players[seat].probes = probes
+            .iter()
+            .map(|&(at, probe)| (at as u64, probe_lines(probe)))
+            .collect();
+        let settings = MatchSettings {
+            match_id: format!("check-{number}"),
+            seed: seed::derive(config.seed, "check", number as u64),
+            max_faults: config.max_faults,
+            policy: config.policy,
+        };
+        let first_id = players[seat].next_id;
+        let mut log = MatchLog::memory();
+        let record = play_match(&settings, options, &mut players, &mut log).await?;
+        facts.matches.push(MatchFacts::from_match(
+            number,
+            seat,
+            first_id,
+            &record,
+            log.records(),
+            probes,
+        ));
+        // The bot takes the next seat in the next match.
+        players.rotate_right(1);
+        seat = (seat + 1) % players.len();
+    }
+    if let Seat::Process(bot) = &mut players[seat].seat {
+        facts.peak_memory = Some(bot.peak_memory());
+        if bot.is_alive() {
+            let asked = Instant::now();
+            let goodbye = json_line(&ToBot::<(), (), ()>::Goodbye(Goodbye {}));
+            let by_itself = bot.shutdown(Some(&goodbye), EXIT_GRACE).await;
+            facts.exit = Some(Exit {
+                by_itself,
+                ms: millis(asked.elapsed()),
+            });
+        }
+    }
+    shutdown_players(&mut players, EXIT_GRACE).await;
+    Ok(facts)
+}
+
+/// The lines of a probe.
+fn probe_lines(probe: Probe) -> Vec<u8> {
+    match probe {
+        Probe::Unknown { event } => {
+            let mut lines = Vec::new();
+            if event {
+                lines.extend(json_line(&serde_json::json!({
+                    "type": "event",
+                    "event": {
+                        "kind": "referee_check_unknown",
+                        "note": "an event kind from a later version of the game: ignore it"
+                    }
+                })));
+            }
+            lines.extend(json_line(&serde_json::json!({
+                "type": "referee_check_unknown",
+                "note": "a message type from a later version of the protocol: ignore it"
+            })));
+            lines
+        }
+        Probe::Error => json_line(&ToBot::<(), (), ()>::Error(ErrorMsg {
+            id: None,
+            fault: FaultKind::Malformed,
+            message: "referee check: a test of error messages; nothing was wrong, play on"
+                .to_string(),
+            substituted: None,
+        })),
+    }
+}
+
+fn json_line(value: &impl serde::Serialize) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec(value).expect("messages serialize");
+    bytes.push(b'\n');
+    bytes
+}
+
+fn millis(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
+}

@@ -1,0 +1,80 @@
+//! Rendering a check's [`Report`]: a checklist table with each failure spelled out below it,
+//! or JSON. Both show the same report; nothing is decided here.
+
+use crate::check::{Report, Verdict};
+use tabled::builder::Builder;
+use tabled::settings::Style;
+
+/// The widest detail shown in the table; the failures below it are shown whole.
+const DETAIL_WIDTH: usize = 80;
+
+/// The checklist as a table, each failure with what was expected, what came and where the rule
+/// is, then the one-line summary.
+pub fn table(report: &Report, game: &str) -> String {
+    let played = match report.matches.len() {
+        0 => "no match played".to_string(),
+        1 => "1 match".to_string(),
+        n => format!("{n} matches in one process"),
+    };
+    let mut text = format!(
+        "referee check: {} at {game}; {played} against the built-in bots {} (--seed {})\n",
+        report.command,
+        report.opponents.join(" and "),
+        report.seed
+    );
+    let mut builder = Builder::default();
+    builder.push_record(["item", "verdict", "detail"]);
+    for item in &report.items {
+        builder.push_record([
+            item.item.as_str().to_string(),
+            item.verdict.as_str().to_string(),
+            shorten(&item.detail, DETAIL_WIDTH),
+        ]);
+    }
+    let mut table = builder.build();
+    table.with(Style::rounded());
+    text.push_str(&table.to_string());
+    text.push('\n');
+    for item in report.items.iter().filter(|i| i.verdict == Verdict::Fail) {
+        text.push_str(&format!(
+            "\n{}: FAIL — {}\n",
+            item.item.as_str(),
+            item.title
+        ));
+        if let Some(expected) = &item.expected {
+            text.push_str(&format!("  expected: {expected}\n"));
+        }
+        text.push_str(&format!("  got:      {}\n", item.detail));
+        text.push_str(&format!("  rule:     {}\n", item.doc));
+    }
+    text.push('\n');
+    text.push_str(&report.summary);
+    text.push('\n');
+    text
+}
+
+/// The report as pretty JSON.
+pub fn json(report: &Report) -> String {
+    serde_json::to_string_pretty(report).expect("reports serialize")
+}
+
+/// `text` cut to `width` characters, with an ellipsis when cut.
+fn shorten(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(width - 1).collect();
+    cut.push('…');
+    cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shorten;
+
+    #[test]
+    fn shortens_by_characters() {
+        assert_eq!(shorten("abc", 3), "abc");
+        assert_eq!(shorten("éééé", 3), "éé…");
+    }
+}

@@ -1,0 +1,333 @@
+//! `referee check` passes every sample bot and fails each broken bot on the right item, naming
+//! what came; `referee new-bot` writes the sample bots as they are, and what it writes passes
+//! the check and plays a match with the commands of its README.
+
+use crate::util::*;
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Runs `referee check --game vabanque ARGS... COMMAND` from `dir` (the workspace root when
+/// `None`) and checks that no process is left behind.
+fn check(args: &[&str], command: &str) -> Output {
+    check_game("vabanque", args, command)
+}
+
+/// `referee check --game GAME ARGS COMMAND`, with the no-survivors check.
+fn check_game(game: &str, args: &[&str], command: &str) -> Output {
+    let mut cmd = referee();
+    cmd.args(["check", "--game", game]).args(args).arg(command);
+    let out = cmd.output().unwrap();
+    assert_no_marked_survivors(&cmd);
+    out
+}
+
+/// The JSON report of a check.
+fn report(args: &[&str], command: &str) -> (Value, Output) {
+    let mut all = vec!["--format", "json"];
+    all.extend(args);
+    let out = check(&all, command);
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{command}: not JSON ({e}): {}", stdout(&out)));
+    (report, out)
+}
+
+#[test]
+fn every_bouillabaisse_sample_bot_passes() {
+    let bots = [
+        format!(
+            "python3 {}",
+            file("sample-bots/python/bouillabaisse_random.py")
+        ),
+        format!(
+            "python3 {}",
+            file("sample-bots/python/bouillabaisse_heuristic.py")
+        ),
+        bin("bouillabaisse-random").display().to_string(),
+        bin("bouillabaisse-heuristic").display().to_string(),
+        format!(
+            "node {}",
+            file("sample-bots/javascript/bouillabaisse_random.js")
+        ),
+    ];
+    for bot in &bots {
+        let out = check_game("bouillabaisse", &["--format", "json"], bot);
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(0), "{bot}: {report:#}");
+        assert_eq!(report["passed"], true);
+        // 3 players, one deck less 2C: 17 cards a manche, 6 manches, 3 matches.
+        assert_eq!(report["decision_times"]["decisions"], 3 * 6 * 17, "{bot}");
+    }
+}
+
+fn item<'a>(report: &'a Value, name: &str) -> &'a Value {
+    report["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["item"] == name)
+        .unwrap_or_else(|| panic!("no item {name}"))
+}
+
+#[test]
+fn every_sample_bot_passes() {
+    let bots = [
+        format!("python3 {}", file("sample-bots/python/vabanque_random.py")),
+        format!(
+            "python3 {}",
+            file("sample-bots/python/vabanque_heuristic.py")
+        ),
+        bin("vabanque-random").display().to_string(),
+        bin("vabanque-heuristic").display().to_string(),
+        format!("node {}", file("sample-bots/javascript/vabanque_random.js")),
+    ];
+    for bot in &bots {
+        let (report, out) = report(&[], bot);
+        assert_eq!(out.status.code(), Some(0), "{bot}: {report:#}");
+        assert_eq!(report["passed"], true);
+        for item in report["items"].as_array().unwrap() {
+            let verdict = &item["verdict"];
+            if item["required"] == true {
+                assert_eq!(verdict, "pass", "{bot}: {item:#}");
+            } else {
+                assert_eq!(verdict, "info", "{bot}: {item:#}");
+            }
+        }
+        assert!(
+            report["matches"].as_array().unwrap().len() >= 3,
+            "{report:#}"
+        );
+        let times = &report["decision_times"];
+        assert_eq!(times["decisions"], 78, "{report:#}");
+        assert!(times["p99_ms"].as_f64().unwrap() <= times["max_ms"].as_f64().unwrap());
+        assert!(
+            report["peak_memory"]["largest_process_bytes"]
+                .as_u64()
+                .unwrap()
+                > 0
+        );
+    }
+    // The table says the same.
+    let out = check(&[], &bots[0]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("│ lifecycle        │ ok"), "{text}");
+    assert!(
+        text.trim_end()
+            .ends_with("PASS: all 11 required items passed (3 matches, 78 requests)"),
+        "{text}"
+    );
+}
+
+/// Each broken bot fails the item its fault belongs to, with what was expected, what came and
+/// the rule's section; the exit code is 4.
+#[test]
+fn each_broken_bot_fails_the_right_item() {
+    // (bot and its arguments, check options, the item that fails, words of what came)
+    let cases: &[(&str, &[&str], &str, &str)] = &[
+        (
+            "mute.py",
+            &["--startup-limit-ms", "300"],
+            "handshake",
+            "startup_timeout",
+        ),
+        ("exits.py", &[], "handshake", "exited with code 3"),
+        ("exits.py", &[], "lifecycle", "gone before answering hello"),
+        ("future.py", &[], "protocol_version", "speaks protocol 2"),
+        ("hangs.py", &["--time-limit-ms", "200"], "time", "timeout"),
+        (
+            "slowpoke.py 0.3",
+            &["--time-limit-ms", "150"],
+            "time",
+            "timeout",
+        ),
+        (
+            "wrong_id.py",
+            &["--time-limit-ms", "200"],
+            "id_echo",
+            "\"id\": 1000",
+        ),
+        ("double.py", &[], "id_echo", "while request"),
+        (
+            "illegal.py",
+            &[],
+            "legal_actions",
+            "table 999 does not exist",
+        ),
+        ("wrong_shape.py", &[], "legal_actions", "wrong_shape"),
+        (
+            "garbage.py",
+            &["--time-limit-ms", "200"],
+            "stdout",
+            "the line \"this is not json {\"",
+        ),
+        ("crasher.py", &[], "lifecycle", "deliberate crash"),
+        ("one_match.py", &[], "lifecycle", "exit after match_end"),
+        ("lingers.py", &[], "lifecycle", "still running"),
+        ("picky.py unknown", &[], "forward_compat", "unknown message"),
+        (
+            "picky.py error",
+            &[],
+            "error_message",
+            "the referee sent an error",
+        ),
+    ];
+    for &(bot, args, failed, says) in cases {
+        let command = format!("python3 {}", file(&format!("tests/bots/{bot}")));
+        let (report, out) = report(args, &command);
+        assert_eq!(out.status.code(), Some(4), "{bot}: {report:#}");
+        assert_eq!(report["passed"], false);
+        let item = item(&report, failed);
+        assert_eq!(item["verdict"], "fail", "{bot}: {report:#}");
+        let detail = item["detail"].as_str().unwrap();
+        assert!(detail.contains(says), "{bot}: {failed}: {detail}");
+        assert!(
+            !item["expected"].as_str().unwrap().is_empty(),
+            "{bot}: {item:#}"
+        );
+        assert!(
+            item["doc"]
+                .as_str()
+                .unwrap()
+                .starts_with("docs/protocol.md#"),
+            "{item:#}"
+        );
+        assert!(
+            report["summary"].as_str().unwrap().contains(failed),
+            "{bot}: {report:#}"
+        );
+    }
+}
+
+#[test]
+fn a_debug_print_is_named_with_its_line() {
+    let command = format!("python3 {}", file("tests/bots/debug_print.py"));
+    let out = check(&[], &command);
+    assert_eq!(out.status.code(), Some(4));
+    let text = stdout(&out);
+    assert!(
+        text.contains("│ stdout           │ FAIL    │"),
+        "the table names the item: {text}"
+    );
+    for line in [
+        "stdout: FAIL — writes nothing but protocol lines to stdout",
+        "  expected: only protocol lines on stdout, one JSON message per line (log to stderr)",
+        "  got:      3 stray lines; the first at request 0 (chip, match 1): the line \"debug: hand ['raise', 'bluff', 'trap']\" (malformed)",
+        "  rule:     docs/protocol.md#transport",
+    ] {
+        assert!(text.contains(line), "missing {line:?} in:\n{text}");
+    }
+    let (report, _) = report(&[], &command);
+    assert_eq!(item(&report, "handshake")["verdict"], "pass");
+}
+
+/// Runs the two commands of a new bot's README from its directory.
+fn follow_readme(dir: &Path, envs: &[(&str, &Path)]) {
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let commands: Vec<&str> = readme
+        .lines()
+        .map(|l| l.split('`').nth(1).expect("a command in backquotes"))
+        .collect();
+    assert_eq!(commands.len(), 2, "{readme}");
+    let run = |line: &str| {
+        let mut cmd: Command = shell(line, dir);
+        for (key, value) in envs {
+            cmd.env(key, value);
+        }
+        let out = cmd.output().unwrap();
+        assert_no_marked_survivors(&cmd);
+        out
+    };
+    let played = run(commands[0]);
+    assert!(
+        played.status.success(),
+        "{}: {}{}",
+        commands[0],
+        stdout(&played),
+        stderr(&played)
+    );
+    assert!(stdout(&played).contains("│ me "), "{}", stdout(&played));
+    let checked = run(commands[1]);
+    assert!(
+        checked.status.success(),
+        "{}: {}{}",
+        commands[1],
+        stdout(&checked),
+        stderr(&checked)
+    );
+    assert!(stdout(&checked).contains("PASS: all 11 required items passed"));
+}
+
+/// `referee new-bot` into a fresh directory; checks that each file is its sample's copy.
+fn new_bot(game: &str, lang: &str, samples: &[(&str, &str)]) -> std::path::PathBuf {
+    let dir = temp_dir(&format!("new-bot-{game}-{lang}")).join("my-bot");
+    let args = [
+        "new-bot",
+        "--game",
+        game,
+        "--lang",
+        lang,
+        dir.to_str().unwrap(),
+    ];
+    let out = run(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for (written, sample) in samples {
+        assert_eq!(
+            std::fs::read(dir.join(written)).unwrap(),
+            std::fs::read(root().join(sample)).unwrap(),
+            "{written} is {sample}"
+        );
+        assert!(stdout(&out).contains(&format!("wrote {}", dir.join(written).display())));
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.join("README.md"))
+            .unwrap()
+            .lines()
+            .count(),
+        2
+    );
+    let again = run(&args);
+    assert_eq!(again.status.code(), Some(2), "nothing is overwritten");
+    dir
+}
+
+#[test]
+fn a_new_python_or_javascript_bot_passes_the_check_and_plays() {
+    for game in ["vabanque", "bouillabaisse"] {
+        for (lang, dir, ext) in [
+            ("python", "python", "py"),
+            ("javascript", "javascript", "js"),
+        ] {
+            let file = format!("{game}_random.{ext}");
+            let sample = format!("sample-bots/{dir}/{file}");
+            follow_readme(&new_bot(game, lang, &[(&file, &sample)]), &[]);
+        }
+    }
+}
+
+/// The Rust starter builds on its own (serde_json from the local cargo cache, offline), into a
+/// target directory kept between runs so that only the first run compiles its dependencies.
+#[test]
+fn a_new_rust_bot_builds_alone_passes_the_check_and_plays() {
+    // One crate serves every game (it plays among the legal actions); both games get it.
+    for game in ["vabanque", "bouillabaisse"] {
+        let dir = new_bot(
+            game,
+            "rust",
+            &[
+                ("Cargo.toml", "sample-bots/rust-starter/Cargo.toml"),
+                ("src/main.rs", "sample-bots/rust-starter/src/main.rs"),
+            ],
+        );
+        let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("rust-starter-target");
+        std::fs::create_dir_all(&target).unwrap();
+        std::os::unix::fs::symlink(&target, dir.join("target")).unwrap();
+        follow_readme(
+            &dir,
+            &[
+                ("CARGO_NET_OFFLINE", Path::new("true")),
+                ("RUSTFLAGS", Path::new("-D warnings")),
+            ],
+        );
+    }
+}
