@@ -176,3 +176,48 @@ fn a_sandboxed_bot_sees_no_process_no_network_no_output_and_writes_only_its_dire
     let seen = report(&dir.join("work"), "probe-report.json");
     assert_eq!(seen["fds"], serde_json::json!([0, 1, 2]), "{seen}");
 }
+
+/// A bot named by a relative path that runs through a symbolic link into /tmp (a build
+/// directory there, say) is still found under the sandbox's private /tmp.
+#[test]
+fn a_bot_reached_through_a_link_into_tmp_runs_in_the_sandbox() {
+    if !bwrap_works("a_bot_reached_through_a_link_into_tmp_runs_in_the_sandbox") {
+        return;
+    }
+    let real = std::env::temp_dir().join(format!("referee-link-{}", std::process::id()));
+    std::fs::create_dir_all(&real).unwrap();
+    std::fs::copy(
+        root().join("sample-bots/python/vabanque_random.py"),
+        real.join("bot.py"),
+    )
+    .unwrap();
+    let dir = temp_dir("link-into-tmp");
+    let link = dir.join("build");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let out = referee()
+        .current_dir(&dir)
+        .args([
+            "match",
+            "--game",
+            "vabanque",
+            "--sandbox",
+            "bwrap",
+            "--seed",
+            "3",
+            "--format",
+            "json",
+            "--bot",
+            "linked=python3 build/bot.py",
+            "--bot",
+            "r1=builtin:random",
+            "--bot",
+            "r2=builtin:random",
+        ])
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&real).unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let record: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(record["faults"], serde_json::json!([]), "{record}");
+}

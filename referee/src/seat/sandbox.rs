@@ -113,12 +113,13 @@ impl Sandbox {
         let mut args = vec![bwrap.display().to_string()];
         args.extend(base_args(tmp_bytes));
         // The private /tmp must not hide the bot itself: the referee's directory and any path
-        // the command names that lives under /tmp are mounted back, read-only.
+        // the command names (absolute, or relative to the directory) whose real location, once
+        // symbolic links are followed, is under /tmp are mounted back, read-only.
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
         let named = command
             .iter()
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute());
+            .map(|word| cwd.join(word))
+            .filter(|p| p.exists());
         for path in std::iter::once(cwd.clone()).chain(named) {
             let Ok(path) = path.canonicalize() else {
                 continue;
