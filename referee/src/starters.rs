@@ -147,6 +147,9 @@ pub enum NewBotError {
         /// The languages there are for the game.
         available: String,
     },
+    /// The bot's directory is a file.
+    #[error("{0} is a file, not a directory; choose a new directory (nothing was written)")]
+    NotADirectory(PathBuf),
     /// A file of the starter is there already.
     #[error("{0} exists already; choose a new directory (nothing was written)")]
     Exists(PathBuf),
@@ -186,8 +189,9 @@ pub fn starter(game: GameKind, language: Language) -> Result<&'static Starter, N
 
 impl Starter {
     /// The two lines of its README: how to play it against the built-in bots, and how to check
-    /// it, from its directory.
-    pub fn readme(&self) -> String {
+    /// it, from its directory, with `referee` the referee's command (the running binary's
+    /// absolute path, so that the lines work whether or not the referee is on `PATH`).
+    pub fn readme(&self, referee: &str) -> String {
         let game = self.game.name();
         let opponents: Vec<String> = crate::with_game!(self.game, G => {
             crate::bots::sparring_partners::<G>(crate::bots::trial_players::<G>() - 1)
@@ -197,21 +201,24 @@ impl Starter {
         .collect();
         let build = self.build.map(|b| format!("{b} && ")).unwrap_or_default();
         format!(
-            "Play it against the built-in bots, from this directory: `{build}referee match --game {game} --bot \"me={}\" {}`\n\
-             Check that it speaks the protocol: `referee check --game {game} {}`\n",
+            "Play it against the built-in bots, from this directory: `{build}{referee} match --game {game} --bot \"me={}\" {}`\n\
+             Check that it speaks the protocol: `{referee} check --game {game} {}`\n",
             self.command,
             opponents.join(" "),
             self.command
         )
     }
 
-    /// Writes its files and its README into `dir` (created if needed) and returns their paths.
-    /// Nothing is written if any of them exists already.
+    /// Writes its files and its README (see [`Starter::readme`]) into `dir` (created if
+    /// needed) and returns their paths. Nothing is written if any of them exists already.
     ///
     /// # Errors
-    /// [`NewBotError::Exists`] or [`NewBotError::Io`].
-    pub fn write(&self, dir: &Path) -> Result<Vec<PathBuf>, NewBotError> {
-        let readme = self.readme();
+    /// [`NewBotError::NotADirectory`], [`NewBotError::Exists`] or [`NewBotError::Io`].
+    pub fn write(&self, dir: &Path, referee: &str) -> Result<Vec<PathBuf>, NewBotError> {
+        if dir.exists() && !dir.is_dir() {
+            return Err(NewBotError::NotADirectory(dir.to_path_buf()));
+        }
+        let readme = self.readme(referee);
         let files: Vec<(PathBuf, &str, bool)> = self
             .files
             .iter()
@@ -255,7 +262,7 @@ mod tests {
                 let sample = std::fs::read_to_string(root.join(file.sample)).unwrap();
                 assert_eq!(file.text, sample, "{}", file.sample);
             }
-            assert_eq!(starter.readme().lines().count(), 2);
+            assert_eq!(starter.readme("/bin/referee").lines().count(), 2);
         }
         for language in [Language::Python, Language::Rust, Language::JavaScript] {
             assert!(self::starter(GameKind::Vabanque, language).is_ok());
@@ -267,9 +274,16 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("starter-test-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let python = starter(GameKind::Vabanque, Language::Python).unwrap();
-        let written = python.write(&dir).unwrap();
+        let written = python.write(&dir, "referee").unwrap();
         assert_eq!(written.len(), 2);
-        assert!(matches!(python.write(&dir), Err(NewBotError::Exists(_))));
+        assert!(matches!(
+            python.write(&dir, "referee"),
+            Err(NewBotError::Exists(_))
+        ));
+        assert!(matches!(
+            python.write(&written[0], "referee"),
+            Err(NewBotError::NotADirectory(_))
+        ));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -32,10 +32,11 @@ def action(request, act):
     return {"type": "action", "id": request["id"], "action": act}
 
 
-def serve(name, on_request, on_other=None, protocol=1):
+def serve(name, on_request, on_other=None, protocol=1, on_goodbye=None):
     """Answer hello with `name`, each request with what `on_request(request)` returns (a message
     to send, a raw string to write as is, or None for no answer), pass every other message to
-    `on_other`, and return on goodbye or end of input."""
+    `on_other`, call `on_goodbye()` on goodbye, and return on goodbye (True) or at the end of
+    input (False)."""
     record_pid()
     for line in sys.stdin:
         if not line.strip():
@@ -52,6 +53,9 @@ def serve(name, on_request, on_other=None, protocol=1):
             elif reply is not None:
                 send(reply)
         elif kind == "goodbye":
-            return
+            if on_goodbye is not None:
+                on_goodbye()
+            return True
         elif on_other is not None:
             on_other(message)
+    return False

@@ -162,7 +162,12 @@ fn each_broken_bot_fails_the_right_item() {
             "the line \"this is not json {\"",
         ),
         ("crasher.py", &[], "lifecycle", "deliberate crash"),
-        ("one_match.py", &[], "lifecycle", "exit after match_end"),
+        (
+            "one_match.py",
+            &[],
+            "lifecycle",
+            "gone before goodbye, after match_end of match 1",
+        ),
         ("lingers.py", &[], "lifecycle", "still running"),
         ("picky.py unknown", &[], "forward_compat", "unknown message"),
         (
@@ -221,6 +226,154 @@ fn a_debug_print_is_named_with_its_line() {
     assert_eq!(item(&report, "handshake")["verdict"], "pass");
 }
 
+/// What the check saw at the edges of a bot's life and of its matches: each bot's items get the
+/// verdicts listed, with the words given in their detail (`""`: any detail).
+#[test]
+fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
+    type Expect<'a> = &'a [(&'a str, &'a str, &'a str)];
+    let cases: &[(&str, &[&str], Expect)] = &[
+        // Gone at the last match_end, before goodbye: not a pass.
+        (
+            "last_words.py quit 3",
+            &[],
+            &[
+                (
+                    "lifecycle",
+                    "fail",
+                    "gone before goodbye, after match_end of match 3; it exited with code 3",
+                ),
+                ("forward_compat", "pass", ""),
+            ],
+        ),
+        // Gone before the probes' match: the probes are not blamed, they did not run.
+        (
+            "last_words.py quit 2",
+            &[],
+            &[
+                ("lifecycle", "fail", "after match_end of match 2"),
+                ("forward_compat", "not_run", ""),
+                ("error_message", "not_run", ""),
+                ("phases", "pass", ""),
+            ],
+        ),
+        // A traceback on goodbye.
+        (
+            "last_words.py crash-on-goodbye",
+            &[],
+            &[(
+                "lifecycle",
+                "fail",
+                "after goodbye it did not exit cleanly; it exited with code 1",
+            )],
+        ),
+        // A line on goodbye is read before the bot is gone.
+        (
+            "last_words.py print-on-goodbye",
+            &[],
+            &[
+                (
+                    "stdout",
+                    "fail",
+                    "after goodbye: the line \"bye\" (malformed)",
+                ),
+                ("lifecycle", "pass", ""),
+            ],
+        ),
+        // Every line after an answer is counted, the one after the match's last answer too.
+        (
+            "last_words.py print-after-answers 1",
+            &["--max-faults", "1000"],
+            &[("stdout", "fail", "26 stray lines; the first at request 1")],
+        ),
+        // Lines between matches are stdout's, never a probe's.
+        (
+            "gg.py",
+            &[],
+            &[
+                (
+                    "stdout",
+                    "fail",
+                    "3 stray lines; the first after the bot's last request of match 1: the line \"gg\"",
+                ),
+                ("forward_compat", "pass", ""),
+            ],
+        ),
+        // Exits on goodbye but not at the end of its input.
+        (
+            "last_words.py spin-at-eof",
+            &[],
+            &[(
+                "lifecycle",
+                "fail",
+                "a run whose input ended after hello, with no goodbye, was still running",
+            )],
+        ),
+        // A debug line or a slow answer at match 3's first request is not the probes'.
+        (
+            "third_match.py debug",
+            &[],
+            &[
+                ("stdout", "fail", "at request 52 (chip, match 3)"),
+                ("forward_compat", "pass", ""),
+            ],
+        ),
+        (
+            "third_match.py slow",
+            &["--time-limit-ms", "300"],
+            &[
+                ("time", "fail", "at request 52 (chip, match 3): timeout"),
+                ("forward_compat", "pass", ""),
+            ],
+        ),
+        // A wrong id leaves the request to time out: that is the id's fault, not time's.
+        (
+            "wrong_id.py",
+            &["--time-limit-ms", "200"],
+            &[
+                (
+                    "id_echo",
+                    "fail",
+                    "then timed out (counted here, not under time)",
+                ),
+                ("time", "pass", ""),
+            ],
+        ),
+        // An over-long line shows how it began and the cap.
+        (
+            "longline.py",
+            &[],
+            &[
+                ("stdout", "fail", "the line \"{\\\"pad\\\": \\\"xxxxxxxx"),
+                ("stdout", "fail", "line-length cap of 1 MiB"),
+            ],
+        ),
+        // Phases never asked because the bot was stopped are not run, not failed.
+        (
+            "debug_print.py",
+            &[],
+            &[
+                (
+                    "phases",
+                    "not_run",
+                    "never asked: the bot was stopped in match 1",
+                ),
+                ("stdout", "fail", ""),
+            ],
+        ),
+    ];
+    for &(bot, args, expect) in cases {
+        let command = format!("python3 {}", file(&format!("tests/bots/{bot}")));
+        let (report, out) = report(args, &command);
+        assert_eq!(out.status.code(), Some(4), "{bot}: {report:#}");
+        for &(name, verdict, says) in expect {
+            let item = item(&report, name);
+            assert_eq!(item["verdict"], verdict, "{bot}: {item:#}");
+            let detail = item["detail"].as_str().unwrap();
+            assert!(detail.contains(says), "{bot}: {name}: {detail}");
+        }
+    }
+}
+
 /// Runs the two commands of a new bot's README from its directory.
 fn follow_readme(dir: &Path, envs: &[(&str, &Path)]) {
     let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
@@ -229,6 +382,14 @@ fn follow_readme(dir: &Path, envs: &[(&str, &Path)]) {
         .map(|l| l.split('`').nth(1).expect("a command in backquotes"))
         .collect();
     assert_eq!(commands.len(), 2, "{readme}");
+    // The referee by its absolute path: the lines work without it on PATH.
+    let referee = bin("referee").canonicalize().unwrap();
+    for command in &commands {
+        assert!(
+            command.contains(&format!("{} ", referee.display())),
+            "{command}"
+        );
+    }
     let run = |line: &str| {
         let mut cmd: Command = shell(line, dir);
         for (key, value) in envs {
@@ -288,6 +449,21 @@ fn new_bot(game: &str, lang: &str, samples: &[(&str, &str)]) -> std::path::PathB
     );
     let again = run(&args);
     assert_eq!(again.status.code(), Some(2), "nothing is overwritten");
+    let readme = dir.join("README.md");
+    let into_file = run(&[
+        "new-bot",
+        "--game",
+        game,
+        "--lang",
+        lang,
+        readme.to_str().unwrap(),
+    ]);
+    assert_eq!(into_file.status.code(), Some(2));
+    assert!(
+        stderr(&into_file).contains("is a file, not a directory"),
+        "{}",
+        stderr(&into_file)
+    );
     dir
 }
 

@@ -55,21 +55,14 @@ pub fn referee() -> Command {
     cmd
 }
 
-/// A shell command line run in `dir`, with the referee's directory first on `PATH` (so that
-/// `referee` is the binary under test) and a mark of its own like [`referee`]'s: for commands
-/// written in the docs as a user types them.
+/// A shell command line run in `dir` with the test's own `PATH` (the referee is not on it) and a
+/// mark of its own like [`referee`]'s: for commands written for a user to type.
 pub fn shell(line: &str, dir: &Path) -> Command {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let bin_dir = bin("referee").parent().unwrap().to_path_buf();
-    let path = std::env::join_paths(std::iter::once(bin_dir).chain(std::env::split_paths(
-        &std::env::var_os("PATH").unwrap_or_default(),
-    )))
-    .unwrap();
     let mut cmd = Command::new("sh");
     cmd.args(["-c", line])
         .current_dir(dir)
-        .env("PATH", path)
         .env(MARK_VAR, format!("{}-sh-{n}", std::process::id()));
     cmd
 }

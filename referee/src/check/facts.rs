@@ -3,7 +3,7 @@
 //! these; [`verdict`](super::verdict) turns them into the checklist, and nothing else does.
 
 use crate::runner::{FaultRecord, LogRecord, MatchRecord};
-use crate::seat::{Fault, PeakMemory};
+use crate::seat::{Closing, Fault, PeakMemory};
 use protocol::Limits;
 
 /// Everything observed while checking one bot.
@@ -27,8 +27,13 @@ pub struct Facts {
     pub hello_ms: f64,
     /// The matches played, in order.
     pub matches: Vec<MatchFacts>,
+    /// The bot's process exited between two matches, or after the last one before `goodbye`.
+    pub gone: Option<Gone>,
     /// How the bot ended after `goodbye`; `None` when it was no longer running by then.
     pub exit: Option<Exit>,
+    /// How a second run of the bot ended when its input was closed after the handshake, with no
+    /// `goodbye`; `None` when that run was not made (or did not get past its hello).
+    pub eof_exit: Option<Exit>,
     /// The most memory the bot held, measured before `goodbye`.
     pub peak_memory: Option<PeakMemory>,
 }
@@ -71,6 +76,18 @@ pub struct MatchFacts {
     pub stopped: bool,
     /// The probes sent, by the index of the request (in this match) they came before.
     pub probes: Vec<(usize, Probe)>,
+    /// Lines the bot wrote after its last request of the match and before the next match (or
+    /// `goodbye`) that are not protocol messages, as faults.
+    pub after: Vec<Fault>,
+}
+
+/// A bot whose process ended before `goodbye`, between matches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gone {
+    /// The match after whose end it was gone (1-based).
+    pub after_match: usize,
+    /// How it ended (an `exited` or `resource_limit` fault).
+    pub how: Fault,
 }
 
 /// One request the bot was sent.
@@ -88,13 +105,30 @@ pub struct Decision {
     pub faults: Vec<FaultRecord>,
 }
 
-/// How the bot ended after `goodbye` and the end of its input.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// How the bot ended after `goodbye` (or the end of its input) and the end of its input.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Exit {
     /// Whether it exited by itself within the grace period (else it was killed).
     pub by_itself: bool,
     /// Milliseconds from `goodbye` until it was gone.
     pub ms: f64,
+    /// How it exited when that was not with code 0 (a crash, a signal), as a fault.
+    pub failure: Option<Fault>,
+    /// Lines it wrote meanwhile that are not protocol messages, as faults.
+    pub stray: Vec<Fault>,
+}
+
+impl Exit {
+    /// The exit seen by [`ProcessBot::close`](crate::seat::ProcessBot::close), `ms` after the
+    /// bot's input was closed.
+    pub fn from_closing(closing: Closing, ms: f64) -> Self {
+        Exit {
+            by_itself: closing.exit.is_some(),
+            ms,
+            failure: closing.exit.and_then(Result::err),
+            stray: closing.stray,
+        }
+    }
 }
 
 impl MatchFacts {
@@ -156,6 +190,7 @@ impl MatchFacts {
                 .collect(),
             stopped: record.stats[seat].ejected,
             probes,
+            after: Vec::new(),
         }
     }
 

@@ -14,10 +14,10 @@ mod report;
 mod session;
 mod verdict;
 
-pub use facts::{Decision, Exit, Facts, Hello, MatchFacts, Probe};
+pub use facts::{Decision, Exit, Facts, Gone, Hello, MatchFacts, Probe};
 pub use items::ItemId;
 pub use report::{DecisionTimes, ItemReport, MatchPlayed, Report, Verdict};
-pub use session::{CheckConfig, MAX_MATCHES, PROBE_MATCH, gather};
+pub use session::{CheckConfig, MAX_MATCHES, PROBE_AT, PROBE_MATCH, SETTLE, gather};
 pub use verdict::verdicts;
 
 use crate::bots::Builtins;

@@ -1,9 +1,13 @@
 //! Running the bot for a check: its hello, then matches against the game's built-in bots in one
 //! process (the bot's seat moving each match) until it has been asked in every phase, with the
-//! probes sent in the third match; then `goodbye`. The refereeing is the runner's own
-//! ([`play_match`]); this module only arranges it and keeps what it saw as [`Facts`].
+//! probes sent in the middle of the third match; then `goodbye`. After each match the bot's
+//! output is read for a moment ([`SETTLE`]) and its process looked at, so that what it writes
+//! between matches, and an exit there, are seen whatever the timing (a tournament does not
+//! wait so). Last, a second run of the bot has its input closed after the handshake, with no
+//! `goodbye`, to see that it exits at the end of its input too. The refereeing is the runner's
+//! own ([`play_match`]); this module only arranges it and keeps what it saw as [`Facts`].
 
-use super::facts::{Exit, Facts, Hello, MatchFacts, Probe};
+use super::facts::{Exit, Facts, Gone, Hello, MatchFacts, Probe};
 use crate::bots::{Builtins, sparring_partners};
 use crate::engine::seed;
 use crate::runner::{
@@ -15,14 +19,21 @@ use protocol::{ErrorMsg, FaultKind, Goodbye, ToBot};
 use std::time::Duration;
 use tokio::time::Instant;
 
-/// The match (1-based) whose first two requests follow the probes: the first two matches show
-/// that the bot plays and starts a second match in the same process, so that whatever happens
-/// after a probe is the probe's doing.
+/// The match (1-based) in which the probes are sent: the first two matches show that the bot
+/// plays and starts a second match in the same process, so that a crash right after a probe is
+/// the probe's doing.
 pub const PROBE_MATCH: usize = 3;
+/// The requests of [`PROBE_MATCH`] (0-based, among the bot's) that the probes come before: in
+/// the middle of the match, away from its first request (which may have a time limit of its
+/// own).
+pub const PROBE_AT: [usize; 2] = [1, 2];
 /// The most matches a check plays while a phase has not been asked of the bot yet.
 pub const MAX_MATCHES: usize = 6;
 /// How long the bot has to exit after `goodbye` (the protocol's one second).
 const EXIT_GRACE: Duration = Duration::from_secs(1);
+/// How long the bot's output is read after each match (`match_end` written) before the next
+/// one starts: what a bot writes then, or an exit, shows within it.
+pub const SETTLE: Duration = Duration::from_millis(150);
 
 /// How a bot is checked.
 #[derive(Clone, Debug)]
@@ -71,7 +82,9 @@ pub async fn gather<G: Builtins>(
         hello,
         hello_ms,
         matches: Vec::new(),
+        gone: None,
         exit: None,
+        eof_exit: None,
         peak_memory: None,
     };
     let events = match &facts.hello {
@@ -97,7 +110,10 @@ pub async fn gather<G: Builtins>(
             break;
         }
         let probes = if number == PROBE_MATCH {
-            vec![(0, Probe::Unknown { event: events }), (1, Probe::Error)]
+            vec![
+                (PROBE_AT[0], Probe::Unknown { event: events }),
+                (PROBE_AT[1], Probe::Error),
+            ]
         } else {
             Vec::new()
         };
@@ -114,32 +130,64 @@ pub async fn gather<G: Builtins>(
         let first_id = players[seat].next_id;
         let mut log = MatchLog::memory();
         let record = play_match(&settings, options, &mut players, &mut log).await?;
-        facts.matches.push(MatchFacts::from_match(
-            number,
-            seat,
-            first_id,
-            &record,
-            log.records(),
-            probes,
-        ));
+        let mut played =
+            MatchFacts::from_match(number, seat, first_id, &record, log.records(), probes);
+        if let (Seat::Process(bot), false) = (&mut players[seat].seat, played.stopped) {
+            let (stray, closed) = bot.read_unasked(Instant::now() + SETTLE).await;
+            played.after = stray;
+            let what = format!("gone before goodbye, after match_end of match {number}");
+            if closed || bot.has_exited() {
+                if let Some(how) = bot.exit_fault(&what).await {
+                    facts.gone = Some(Gone {
+                        after_match: number,
+                        how,
+                    });
+                }
+            }
+        }
+        facts.matches.push(played);
+        if facts.gone.is_some() {
+            break;
+        }
         // The bot takes the next seat in the next match.
         players.rotate_right(1);
         seat = (seat + 1) % players.len();
     }
     if let Seat::Process(bot) = &mut players[seat].seat {
         facts.peak_memory = Some(bot.peak_memory());
-        if bot.is_alive() {
-            let asked = Instant::now();
-            let goodbye = json_line(&ToBot::<(), (), ()>::Goodbye(Goodbye {}));
-            let by_itself = bot.shutdown(Some(&goodbye), EXIT_GRACE).await;
-            facts.exit = Some(Exit {
-                by_itself,
-                ms: millis(asked.elapsed()),
-            });
+        let asked = Instant::now();
+        let goodbye = json_line(&ToBot::<(), (), ()>::Goodbye(Goodbye {}));
+        if facts.gone.is_none() {
+            let closing = bot.close(Some(&goodbye), EXIT_GRACE).await;
+            facts.exit = closing.map(|c| Exit::from_closing(c, millis(asked.elapsed())));
         }
     }
     shutdown_players(&mut players, EXIT_GRACE).await;
+    facts.eof_exit = exit_at_eof::<G>(config, options).await;
     Ok(facts)
+}
+
+/// Starts the bot again and closes its input after the handshake, without `goodbye`: how it
+/// ends. `None` when it does not get past its hello this time.
+async fn exit_at_eof<G: Builtins>(config: &CheckConfig, options: &G::Options) -> Option<Exit> {
+    let mut players = start_players::<G>(
+        std::slice::from_ref(&config.bot),
+        options,
+        &config.process,
+        &|_| None,
+    )
+    .await;
+    let mut exit = None;
+    let usable = is_usable(&players[0]);
+    if let (Seat::Process(bot), true) = (&mut players[0].seat, usable) {
+        let closed = Instant::now();
+        exit = bot
+            .close(None, EXIT_GRACE)
+            .await
+            .map(|closing| Exit::from_closing(closing, millis(closed.elapsed())));
+    }
+    shutdown_players(&mut players, EXIT_GRACE).await;
+    exit
 }
 
 /// The lines of a probe.

@@ -77,20 +77,47 @@ fn summary(failed: &[&str], not_run: &[&str], required: usize, facts: &Facts) ->
 
 /// A fault with where it happened, for messages.
 struct Charged<'a> {
-    fault: &'a FaultRecord,
+    kind: FaultKind,
+    message: &'a str,
+    /// The bot's line, when the fault is about one.
+    line: Option<&'a str>,
+    /// Where, with its preposition ("at request 3 (chip, match 1)", "after goodbye").
     at: String,
     /// The match and the index of the request in it, when at a request.
     request: Option<(usize, usize)>,
 }
 
-/// The item a fault outside any probe is charged to.
-fn item_of(fault: &FaultRecord) -> ItemId {
-    match fault.fault {
+impl<'a> Charged<'a> {
+    fn of_record(f: &'a FaultRecord, at: String, request: Option<(usize, usize)>) -> Self {
+        Charged {
+            kind: f.fault,
+            message: &f.message,
+            line: f.line.as_deref(),
+            at,
+            request,
+        }
+    }
+
+    fn of_fault(f: &'a Fault, at: String) -> Self {
+        Charged {
+            kind: f.fault,
+            message: &f.message,
+            line: f.line.as_deref(),
+            at,
+            request: None,
+        }
+    }
+}
+
+/// The item a fault of `kind` is charged to by its kind; `line` tells whether it is about a
+/// line the bot wrote.
+fn item_of(kind: FaultKind, line: bool) -> ItemId {
+    match kind {
         FaultKind::StaleId => ItemId::IdEcho,
         FaultKind::Timeout => ItemId::Time,
         FaultKind::IllegalAction => ItemId::LegalActions,
         // A wrong shape that is not about a line is about the action of a reply.
-        FaultKind::WrongShape if fault.line.is_none() => ItemId::LegalActions,
+        FaultKind::WrongShape if !line => ItemId::LegalActions,
         FaultKind::Malformed | FaultKind::WrongShape | FaultKind::LineTooLong => ItemId::Stdout,
         FaultKind::SpawnFailed
         | FaultKind::StartupTimeout
@@ -109,26 +136,68 @@ fn probe_item(probe: Probe) -> ItemId {
     }
 }
 
-/// Every fault of the matches charged to `item`, in order.
+/// The item a fault at request `d`, which `probe` came before (if any), is charged to.
+///
+/// Only a crash or a timeout right after a probe is the probe's doing, and a timeout only when
+/// the bot times out nowhere else (`timeouts_elsewhere`): a slow bot is slow anyway. A timeout
+/// at a request the bot answered with another id is the wrong id's doing: its real reply was
+/// ignored. Every other fault is charged by its kind.
+fn owner(f: &FaultRecord, d: &Decision, probe: Option<Probe>, timeouts_elsewhere: bool) -> ItemId {
+    let wrong_id = d.faults.iter().any(|x| x.fault == FaultKind::StaleId);
+    match (f.fault, probe) {
+        (FaultKind::Timeout, _) if wrong_id => ItemId::IdEcho,
+        (FaultKind::Timeout, Some(p)) if !timeouts_elsewhere => probe_item(p),
+        (FaultKind::Exited | FaultKind::WriteFailed | FaultKind::ResourceLimit, Some(p)) => {
+            probe_item(p)
+        }
+        _ => item_of(f.fault, f.line.is_some()),
+    }
+}
+
+/// Every fault of the check charged to `item`, in order: at requests, elsewhere in matches,
+/// between matches, and after `goodbye`.
 fn charged(facts: &Facts, item: ItemId) -> Vec<Charged<'_>> {
+    let timeouts_elsewhere = facts.matches.iter().any(|m| {
+        m.decisions.iter().enumerate().any(|(i, d)| {
+            m.probe_at(i).is_none() && d.faults.iter().any(|f| f.fault == FaultKind::Timeout)
+        })
+    });
     let mut out = Vec::new();
     for m in &facts.matches {
-        let at_requests = m.decisions.iter().enumerate().flat_map(|(i, d)| {
+        for (i, d) in m.decisions.iter().enumerate() {
             let probe = m.probe_at(i);
-            d.faults.iter().map(move |f| {
-                let owner = probe.map_or_else(|| item_of(f), probe_item);
-                (f, owner, at_request(m, d), Some((m.number, i)))
-            })
-        });
-        let elsewhere = m
-            .other_faults
-            .iter()
-            .map(|f| (f, item_of(f), format!("match {}", m.number), None));
+            out.extend(
+                d.faults
+                    .iter()
+                    .filter(|f| owner(f, d, probe, timeouts_elsewhere) == item)
+                    .map(|f| {
+                        let at = format!("at {}", at_request(m, d));
+                        Charged::of_record(f, at, Some((m.number, i)))
+                    }),
+            );
+        }
         out.extend(
-            at_requests
-                .chain(elsewhere)
-                .filter(|(_, owner, ..)| *owner == item)
-                .map(|(fault, _, at, request)| Charged { fault, at, request }),
+            m.other_faults
+                .iter()
+                .filter(|f| item_of(f.fault, f.line.is_some()) == item)
+                .map(|f| Charged::of_record(f, format!("in match {}", m.number), None)),
+        );
+        out.extend(
+            m.after
+                .iter()
+                .filter(|f| item_of(f.fault, f.line.is_some()) == item)
+                .map(|f| {
+                    let at = format!("after the bot's last request of match {}", m.number);
+                    Charged::of_fault(f, at)
+                }),
+        );
+    }
+    if let Some(exit) = &facts.exit {
+        out.extend(
+            exit.stray
+                .iter()
+                .filter(|f| item_of(f.fault, f.line.is_some()) == item)
+                .map(|f| Charged::of_fault(f, "after goodbye".into())),
         );
     }
     out
@@ -246,17 +315,26 @@ fn judge(item: ItemId, facts: &Facts) -> ItemReport {
 
 /// "N faults; the first at WHERE: WHAT", showing the bot's own line when there is one.
 fn first_of(all: &[Charged], c: &Charged, item: ItemId) -> String {
-    let what = match (&c.fault.line, item) {
-        (Some(line), ItemId::Stdout) => format!("the line {line:?} ({})", c.fault.fault),
-        (Some(line), ItemId::IdEcho) => format!("{line} ({})", c.fault.message),
-        _ => format!("{}: {}", c.fault.fault, c.fault.message),
+    let what = match (c.line, item) {
+        (Some(line), ItemId::Stdout) if c.kind == FaultKind::LineTooLong => {
+            format!("the line {line:?}… ({}: {})", c.kind, c.message)
+        }
+        (Some(line), ItemId::Stdout) => format!("the line {line:?} ({})", c.kind),
+        (Some(line), ItemId::IdEcho) => format!("{line} ({})", c.message),
+        _ => format!("{}: {}", c.kind, c.message),
     };
     let count = match (all.len(), item) {
         (1, _) => String::new(),
         (n, ItemId::Stdout) => format!("{n} stray lines; the first "),
         (n, _) => format!("{n} faults; the first "),
     };
-    format!("{count}at {}: {what}", c.at)
+    // A wrong id leaves its request unanswered: the timeout that follows is charged here too.
+    let timed_out = if item == ItemId::IdEcho && all.iter().any(|c| c.kind == FaultKind::Timeout) {
+        "; the request with the wrong id then timed out (counted here, not under time)"
+    } else {
+        ""
+    };
+    format!("{count}{}: {what}{timed_out}", c.at)
 }
 
 /// The evidence for a clean item.
@@ -281,9 +359,21 @@ fn phases(facts: &Facts) -> ItemReport {
         .iter()
         .flat_map(|m| m.decisions.iter().map(move |d| (m, d)))
         .collect();
-    let stopped = facts.matches.iter().find(|m| m.stopped);
+    // Why the check ended early, if it did: the bot stopped by the referee or gone.
+    let ended = facts
+        .matches
+        .iter()
+        .find(|m| m.stopped)
+        .map(|m| format!("the bot was stopped in match {}", m.number))
+        .or_else(|| {
+            facts
+                .gone
+                .as_ref()
+                .map(|g| format!("the bot exited after match {}", g.after_match))
+        });
     let mut good = Vec::new();
     let mut bad = Vec::new();
+    let mut unasked = Vec::new();
     for &phase in facts.phases {
         let asked: Vec<&(&MatchFacts, &Decision)> =
             all.iter().filter(|(_, d)| d.phase == phase).collect();
@@ -293,34 +383,51 @@ fn phases(facts: &Facts) -> ItemReport {
             continue;
         }
         bad.push(match asked.first() {
-            None => match stopped {
-                Some(m) => format!(
-                    "{phase}: never asked (the bot was stopped in match {} before any {phase} request)",
-                    m.number
-                ),
-                None => format!("{phase}: never asked"),
-            },
+            None if ended.is_some() => {
+                unasked.push(phase);
+                continue;
+            }
+            None => format!("{phase}: never asked"),
             Some((m, d)) => {
                 let why = d
                     .faults
                     .last()
                     .map(|f| format!(": {}: {}", f.fault, f.message))
                     .unwrap_or_default();
+                let requests = match asked.len() {
+                    1 => "1 request".to_string(),
+                    n => format!("{n} requests"),
+                };
                 format!(
-                    "{phase}: no answer accepted in {} requests; the first, {}{why}",
-                    asked.len(),
+                    "{phase}: no answer accepted in {requests}; the first, {}{why}",
                     at_request(m, d)
                 )
             }
         });
     }
-    if bad.is_empty() {
-        pass(
+    match (bad.is_empty(), unasked.is_empty(), ended) {
+        (true, true, _) => pass(
             ItemId::Phases,
             format!("answers accepted, by phase: {}", good.join(", ")),
-        )
-    } else {
-        fail(ItemId::Phases, facts, bad.join("; "))
+        ),
+        // Phases never asked because the check ended early are not the bot's failure here:
+        // whatever ended it is, under its own item.
+        (true, false, Some(ended)) => not_run(
+            ItemId::Phases,
+            format!(
+                "{} never asked: {ended} (see the failed items){}",
+                unasked.join(", "),
+                if good.is_empty() {
+                    String::new()
+                } else {
+                    format!("; answers accepted, by phase: {}", good.join(", "))
+                }
+            ),
+        ),
+        _ => {
+            bad.extend(unasked.iter().map(|phase| format!("{phase}: never asked")));
+            fail(ItemId::Phases, facts, bad.join("; "))
+        }
     }
 }
 
@@ -337,7 +444,14 @@ fn lifecycle(facts: &Facts, first: Option<&Charged>) -> ItemReport {
         return fail(
             item,
             facts,
-            format!("at {}: {}: {}{hint}", c.at, c.fault.fault, c.fault.message),
+            format!("{}: {}: {}{hint}", c.at, c.kind, c.message),
+        );
+    }
+    if let Some(gone) = &facts.gone {
+        return fail(
+            item,
+            facts,
+            format!("{}; wait for goodbye or the end of input", gone.how.message),
         );
     }
     if let Some(m) = facts.matches.iter().find(|m| m.stopped) {
@@ -349,25 +463,44 @@ fn lifecycle(facts: &Facts, first: Option<&Charged>) -> ItemReport {
             ),
         );
     }
-    match facts.exit {
-        None => not_run(item, "the bot was no longer running at goodbye".into()),
-        Some(exit) if !exit.by_itself => fail(
+    let Some(exit) = &facts.exit else {
+        return not_run(item, "the bot was no longer running at goodbye".into());
+    };
+    if !exit.by_itself {
+        return fail(
             item,
             facts,
             format!(
                 "still running {:.0} ms after goodbye and the end of its input; it was killed",
                 exit.ms
             ),
-        ),
-        Some(exit) => pass(
-            item,
-            format!(
-                "played {} matches in one process and exited {:.0} ms after goodbye",
-                facts.matches.len(),
-                exit.ms
-            ),
-        ),
+        );
     }
+    if let Some(failure) = &exit.failure {
+        return fail(item, facts, format!("after goodbye {}", failure.message));
+    }
+    let at_eof = match &facts.eof_exit {
+        Some(eof) if !eof.by_itself => {
+            return fail(
+                item,
+                facts,
+                format!(
+                    "exits on goodbye, but a run whose input ended after hello, with no goodbye, was still running {:.0} ms later; it was killed",
+                    eof.ms
+                ),
+            );
+        }
+        Some(eof) => format!(", {:.0} ms after EOF alone", eof.ms),
+        None => String::new(),
+    };
+    pass(
+        item,
+        format!(
+            "{} matches in one process; exited {:.0} ms after goodbye{at_eof}",
+            facts.matches.len(),
+            exit.ms
+        ),
+    )
 }
 
 fn probe(item: ItemId, facts: &Facts, first: Option<&Charged>) -> ItemReport {
@@ -380,7 +513,8 @@ fn probe(item: ItemId, facts: &Facts, first: Option<&Charged>) -> ItemReport {
     let Some((m, i, probe)) = sent else {
         return not_run(
             item,
-            "the bot was stopped before the match that tests it".into(),
+            "the bot was stopped or gone before the match that tests it (see the failed items)"
+                .into(),
         );
     };
     let (what, short) = match probe {
@@ -401,10 +535,7 @@ fn probe(item: ItemId, facts: &Facts, first: Option<&Charged>) -> ItemReport {
         (Some(c), _) => fail(
             item,
             facts,
-            format!(
-                "after {what}, at {}: {}: {}",
-                c.at, c.fault.fault, c.fault.message
-            ),
+            format!("after {what}, {}: {}: {}", c.at, c.kind, c.message),
         ),
         (None, Some(d)) => pass(item, format!("{short}; {} answered", at_request(m, d))),
         (None, None) => not_run(
@@ -503,7 +634,7 @@ fn judge_failed_hello(item: ItemId, facts: &Facts, fault: &Fault) -> ItemReport 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::facts::{Exit, Hello};
+    use crate::check::facts::{Exit, Gone, Hello};
     use protocol::Limits;
 
     fn fault(kind: FaultKind, line: Option<&str>) -> FaultRecord {
@@ -516,17 +647,17 @@ mod tests {
         }
     }
 
-    /// A match of three requests, one per phase, each answered cleanly.
+    /// A match of four requests, every phase asked, each answered cleanly.
     fn clean_match(number: usize, probes: Vec<(usize, Probe)>) -> MatchFacts {
         MatchFacts {
             number,
             seed: number as u64,
             seat: 0,
-            decisions: ["chip", "card", "move"]
+            decisions: ["chip", "card", "move", "card"]
                 .iter()
                 .enumerate()
                 .map(|(i, phase)| Decision {
-                    id: (number * 3 + i) as u64,
+                    id: (number * 4 + i) as u64,
                     phase: phase.to_string(),
                     answered: true,
                     ms: 1.0 + i as f64,
@@ -536,6 +667,16 @@ mod tests {
             other_faults: Vec::new(),
             stopped: false,
             probes,
+            after: Vec::new(),
+        }
+    }
+
+    fn exit(by_itself: bool) -> Exit {
+        Exit {
+            by_itself,
+            ms: if by_itself { 3.0 } else { 1004.0 },
+            failure: None,
+            stray: Vec::new(),
         }
     }
 
@@ -557,13 +698,12 @@ mod tests {
                 clean_match(2, Vec::new()),
                 clean_match(
                     3,
-                    vec![(0, Probe::Unknown { event: true }), (1, Probe::Error)],
+                    vec![(1, Probe::Unknown { event: true }), (2, Probe::Error)],
                 ),
             ],
-            exit: Some(Exit {
-                by_itself: true,
-                ms: 3.0,
-            }),
+            gone: None,
+            exit: Some(exit(true)),
+            eof_exit: Some(exit(true)),
             peak_memory: None,
         }
     }
@@ -584,7 +724,7 @@ mod tests {
         assert!(report.passed, "{report:#?}");
         assert_eq!(failing(&report), []);
         assert_eq!(report.items.len(), ItemId::ALL.len());
-        assert_eq!(report.decision_times.unwrap().decisions, 9);
+        assert_eq!(report.decision_times.unwrap().decisions, 12);
         assert_eq!(report.item(ItemId::DecisionTime).verdict, Verdict::Info);
     }
 
@@ -610,7 +750,7 @@ mod tests {
             assert_eq!(failing(&report), [(item, Verdict::Fail)], "{kind}");
             let failed = report.item(item);
             assert!(
-                failed.detail.contains("request 7 (card, match 2)"),
+                failed.detail.contains("request 9 (card, match 2)"),
                 "{failed:?}"
             );
             assert!(!failed.expected.as_ref().unwrap().is_empty());
@@ -623,7 +763,7 @@ mod tests {
 
     #[test]
     fn a_fault_after_a_probe_is_the_probes() {
-        for (request, item) in [(0, ItemId::ForwardCompat), (1, ItemId::ErrorMessage)] {
+        for (request, item) in [(1, ItemId::ForwardCompat), (2, ItemId::ErrorMessage)] {
             let mut facts = clean();
             let probed = &mut facts.matches[2];
             probed.decisions[request].answered = false;
@@ -635,12 +775,100 @@ mod tests {
             facts.exit = None;
             let report = verdicts(&facts);
             let mut expected = vec![(item, Verdict::Fail), (ItemId::Lifecycle, Verdict::NotRun)];
-            if request == 0 {
+            if request == 1 {
                 expected.push((ItemId::ErrorMessage, Verdict::NotRun));
             }
+            // Phases all answered before the crash, so phases still pass.
             expected.sort_by_key(|(i, _)| ItemId::ALL.iter().position(|x| x == i));
             assert_eq!(failing(&report), expected);
         }
+    }
+
+    #[test]
+    fn only_a_crash_or_a_lone_timeout_after_a_probe_is_the_probes() {
+        let timeout = || fault(FaultKind::Timeout, None);
+        // A debug line right after a probe is stdout's.
+        let mut facts = clean();
+        facts.matches[2].decisions[1]
+            .faults
+            .push(fault(FaultKind::Malformed, Some("debug")));
+        assert_eq!(
+            failing(&verdicts(&facts)),
+            [(ItemId::Stdout, Verdict::Fail)]
+        );
+        // A timeout after a probe is the probe's, unless the bot times out elsewhere too.
+        let mut facts = clean();
+        facts.matches[2].decisions[1].faults.push(timeout());
+        assert_eq!(
+            failing(&verdicts(&facts)),
+            [(ItemId::ForwardCompat, Verdict::Fail)]
+        );
+        facts.matches[0].decisions[3].faults.push(timeout());
+        assert_eq!(failing(&verdicts(&facts)), [(ItemId::Time, Verdict::Fail)]);
+        // A timeout after a wrong id is the id's.
+        let mut facts = clean();
+        let d = &mut facts.matches[0].decisions[0];
+        d.faults.push(fault(FaultKind::StaleId, Some("{\"id\":9}")));
+        d.faults.push(timeout());
+        let report = verdicts(&facts);
+        assert_eq!(failing(&report), [(ItemId::IdEcho, Verdict::Fail)]);
+        assert!(report.item(ItemId::IdEcho).detail.contains("timed out"));
+    }
+
+    #[test]
+    fn a_bot_gone_before_goodbye_or_unclean_at_the_end_fails_lifecycle() {
+        let gone = |after_match| {
+            let mut facts = clean();
+            facts.matches.truncate(after_match);
+            facts.exit = None;
+            facts.gone = Some(Gone {
+                after_match,
+                how: Fault::new(FaultKind::Exited, "gone; it exited with code 3"),
+            });
+            verdicts(&facts)
+        };
+        let report = gone(3);
+        assert_eq!(failing(&report), [(ItemId::Lifecycle, Verdict::Fail)]);
+        assert!(report.item(ItemId::Lifecycle).detail.contains("code 3"));
+        assert_eq!(
+            failing(&gone(2)),
+            [
+                (ItemId::Lifecycle, Verdict::Fail),
+                (ItemId::ForwardCompat, Verdict::NotRun),
+                (ItemId::ErrorMessage, Verdict::NotRun)
+            ]
+        );
+        let mut facts = clean();
+        facts.exit.as_mut().unwrap().failure =
+            Some(Fault::new(FaultKind::Exited, "it exited with code 1"));
+        assert_eq!(
+            failing(&verdicts(&facts)),
+            [(ItemId::Lifecycle, Verdict::Fail)]
+        );
+        let mut facts = clean();
+        facts.eof_exit = Some(exit(false));
+        assert_eq!(
+            failing(&verdicts(&facts)),
+            [(ItemId::Lifecycle, Verdict::Fail)]
+        );
+        let mut facts = clean();
+        facts.exit.as_mut().unwrap().stray =
+            vec![Fault::new(FaultKind::Malformed, "not JSON").with_line("bye")];
+        let report = verdicts(&facts);
+        assert_eq!(failing(&report), [(ItemId::Stdout, Verdict::Fail)]);
+        assert!(report.item(ItemId::Stdout).detail.contains("after goodbye"));
+    }
+
+    #[test]
+    fn phases_never_asked_of_a_stopped_bot_are_not_run() {
+        let mut facts = clean();
+        facts.matches.truncate(1);
+        facts.matches[0].decisions.truncate(1);
+        facts.matches[0].stopped = true;
+        facts.exit = None;
+        let report = verdicts(&facts);
+        assert_eq!(report.item(ItemId::Phases).verdict, Verdict::NotRun);
+        assert!(!report.passed);
     }
 
     #[test]
@@ -664,10 +892,7 @@ mod tests {
     #[test]
     fn a_bot_still_running_after_goodbye_fails_lifecycle() {
         let mut facts = clean();
-        facts.exit = Some(Exit {
-            by_itself: false,
-            ms: 1004.0,
-        });
+        facts.exit = Some(exit(false));
         let report = verdicts(&facts);
         assert_eq!(failing(&report), [(ItemId::Lifecycle, Verdict::Fail)]);
     }

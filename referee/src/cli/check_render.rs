@@ -9,7 +9,7 @@ use tabled::settings::Style;
 const DETAIL_WIDTH: usize = 80;
 
 /// The checklist as a table, each failure with what was expected, what came and where the rule
-/// is, then the one-line summary.
+/// is, each item not run with why, then the one-line summary.
 pub fn table(report: &Report, game: &str) -> String {
     let played = match report.matches.len() {
         0 => "no match played".to_string(),
@@ -35,16 +35,29 @@ pub fn table(report: &Report, game: &str) -> String {
     table.with(Style::rounded());
     text.push_str(&table.to_string());
     text.push('\n');
-    for item in report.items.iter().filter(|i| i.verdict == Verdict::Fail) {
-        text.push_str(&format!(
-            "\n{}: FAIL — {}\n",
-            item.item.as_str(),
-            item.title
-        ));
-        if let Some(expected) = &item.expected {
-            text.push_str(&format!("  expected: {expected}\n"));
+    for item in &report.items {
+        match item.verdict {
+            Verdict::Fail => {
+                text.push_str(&format!(
+                    "\n{}: FAIL — {}\n",
+                    item.item.as_str(),
+                    item.title
+                ));
+                if let Some(expected) = &item.expected {
+                    text.push_str(&format!("  expected: {expected}\n"));
+                }
+                text.push_str(&format!("  got:      {}\n", item.detail));
+            }
+            Verdict::NotRun => {
+                text.push_str(&format!(
+                    "\n{}: not run — {}\n",
+                    item.item.as_str(),
+                    item.title
+                ));
+                text.push_str(&format!("  why:      {}\n", item.detail));
+            }
+            Verdict::Pass | Verdict::Info => continue,
         }
-        text.push_str(&format!("  got:      {}\n", item.detail));
         text.push_str(&format!("  rule:     {}\n", item.doc));
     }
     text.push('\n');

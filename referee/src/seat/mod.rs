@@ -19,7 +19,7 @@ pub use clock::{Allowance, Clock, TimeControl, Timing};
 pub use fault::Fault;
 pub use limits::ResourceLimits;
 pub use memory::PeakMemory;
-pub use process::{ProcessBot, ProcessOptions};
+pub use process::{Closing, ProcessBot, ProcessOptions};
 pub use sandbox::{Sandbox, SandboxMode};
 pub use spec::{BotSettings, BotSpec, BotSpecError, Launch};
 

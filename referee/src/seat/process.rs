@@ -24,10 +24,68 @@ use std::time::Duration;
 use tokio::io::AsyncWriteExt;
 use tokio::process::{ChildStdin, ChildStdout};
 use tokio::time::{Instant, timeout, timeout_at};
-use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, FramedRead};
+use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, Decoder, FramedRead};
 
 /// How many timed-out request ids are remembered, so that their late replies are not faults.
 const EXPIRED_KEPT: usize = 16;
+
+/// How many bytes of an over-long line are kept to show what it was.
+const OVERLONG_HEAD: usize = 200;
+
+/// Newline-delimited lines with a length cap ([`AnyDelimiterCodec`]) that keeps the first
+/// bytes of a line over the cap, so that its fault can show how it began.
+struct CappedLines {
+    inner: AnyDelimiterCodec,
+    /// The beginning of the last line over the cap, until it is taken.
+    overlong_head: Option<Vec<u8>>,
+}
+
+impl CappedLines {
+    fn keep_head<T>(
+        &mut self,
+        buf: &[u8],
+        decoded: Result<T, AnyDelimiterCodecError>,
+    ) -> Result<T, AnyDelimiterCodecError> {
+        if let Err(AnyDelimiterCodecError::MaxChunkLengthExceeded) = &decoded {
+            // The codec has not dropped anything yet: the buffer starts with the line.
+            self.overlong_head = Some(buf[..buf.len().min(OVERLONG_HEAD)].to_vec());
+        }
+        decoded
+    }
+}
+
+impl Decoder for CappedLines {
+    type Item = tokio_util::bytes::Bytes;
+    type Error = AnyDelimiterCodecError;
+
+    fn decode(
+        &mut self,
+        buf: &mut tokio_util::bytes::BytesMut,
+    ) -> Result<Option<Self::Item>, Self::Error> {
+        let decoded = self.inner.decode(buf);
+        self.keep_head(buf, decoded)
+    }
+
+    fn decode_eof(
+        &mut self,
+        buf: &mut tokio_util::bytes::BytesMut,
+    ) -> Result<Option<Self::Item>, Self::Error> {
+        let decoded = self.inner.decode_eof(buf);
+        self.keep_head(buf, decoded)
+    }
+}
+
+/// How a bot's process ended once its input was closed ([`ProcessBot::close`]).
+#[derive(Debug)]
+pub struct Closing {
+    /// `None` when it was still running at the end of the grace period (it was killed);
+    /// `Some(Ok(()))` when it exited with code 0; `Some(Err(fault))` when it exited otherwise,
+    /// the fault saying how.
+    pub exit: Option<Result<(), Fault>>,
+    /// What it wrote to stdout meanwhile that is not a protocol message (or a late reply to a
+    /// request that timed out), in order.
+    pub stray: Vec<Fault>,
+}
 
 /// How bot processes are run.
 #[derive(Clone, Debug)]
@@ -69,7 +127,7 @@ impl Default for ProcessOptions {
 pub struct ProcessBot {
     child: Box<dyn ChildWrapper>,
     stdin: Option<ChildStdin>,
-    lines: FramedRead<ChildStdout, AnyDelimiterCodec>,
+    lines: FramedRead<ChildStdout, CappedLines>,
     stderr: StderrTail,
     /// The task draining stderr; awaited (briefly) at the end so the last lines are kept.
     drain: Option<tokio::task::JoinHandle<()>>,
@@ -88,6 +146,8 @@ pub struct ProcessBot {
     /// The first request id of the current match: replies to earlier ids belong to an earlier
     /// match and are dropped silently.
     first_id: u64,
+    /// The line-length cap, for fault messages.
+    max_line_bytes: usize,
 }
 
 impl ProcessBot {
@@ -187,11 +247,14 @@ impl ProcessBot {
             stdin,
             lines: FramedRead::new(
                 stdout,
-                AnyDelimiterCodec::new_with_max_length(
-                    b"\n".to_vec(),
-                    b"\n".to_vec(),
-                    options.max_line_bytes,
-                ),
+                CappedLines {
+                    inner: AnyDelimiterCodec::new_with_max_length(
+                        b"\n".to_vec(),
+                        b"\n".to_vec(),
+                        options.max_line_bytes,
+                    ),
+                    overlong_head: None,
+                },
             ),
             stderr: tail,
             drain: Some(drain),
@@ -203,6 +266,7 @@ impl ProcessBot {
             limits,
             stdout_pipe,
             first_id: 0,
+            max_line_bytes: options.max_line_bytes,
         })
     }
 
@@ -287,6 +351,106 @@ impl ProcessBot {
         while let Some(Some(Ok(_))) = futures::FutureExt::now_or_never(self.lines.next()) {}
     }
 
+    /// Reads what the bot writes with no request pending, until `deadline` or the end of its
+    /// output, and returns the lines that are faults (anything but a late reply to a request
+    /// that timed out) and whether its output ended. `referee check` calls this between
+    /// matches, so that what a bot writes there is seen, whatever the timing.
+    pub async fn read_unasked(&mut self, deadline: Instant) -> (Vec<Fault>, bool) {
+        let mut faults = Vec::new();
+        loop {
+            let line = match timeout_at(deadline, self.lines.next()).await {
+                Err(_) => return (faults, false),
+                Ok(None | Some(Err(AnyDelimiterCodecError::Io(_)))) => return (faults, true),
+                Ok(Some(Err(AnyDelimiterCodecError::MaxChunkLengthExceeded))) => {
+                    faults.push(self.overlong_fault());
+                    continue;
+                }
+                Ok(Some(Ok(line))) if line.trim_ascii().is_empty() => continue,
+                Ok(Some(Ok(line))) => line,
+            };
+            faults.extend(self.stray_fault(&line, None));
+        }
+    }
+
+    /// The fault of `line`, which is not the reply awaited (to request `pending`, if any), or
+    /// `None` for a line dropped silently: a late reply to a request of an earlier match or to
+    /// one that timed out (its timeout was the fault).
+    fn stray_fault(&mut self, line: &[u8], pending: Option<u64>) -> Option<Fault> {
+        let shown = || excerpt(&String::from_utf8_lossy(line));
+        let while_ = match pending {
+            Some(id) => format!("while request {id} is pending"),
+            None => "while no request is pending".to_string(),
+        };
+        Some(match parse(line) {
+            Ok(FromBot::Action(reply)) if reply.id < self.first_id => return None,
+            Ok(FromBot::Action(reply)) if self.expired.contains(&reply.id) => {
+                self.expired.retain(|&e| e != reply.id);
+                return None;
+            }
+            Ok(FromBot::Action(reply)) => Fault::new(
+                FaultKind::StaleId,
+                format!(
+                    "a reply to request {} {while_} (a repeated or invented id); it is ignored",
+                    reply.id
+                ),
+            )
+            .with_line(shown()),
+            Ok(FromBot::Hello(_)) => Fault::new(
+                FaultKind::WrongShape,
+                format!("a hello {while_}; it is ignored"),
+            )
+            .with_line(shown()),
+            Err(fault) => fault,
+        })
+    }
+
+    /// The fault of a bot whose process has exited, saying how it ended (`what` first), or
+    /// `None` while it runs.
+    pub async fn exit_fault(&mut self, what: &str) -> Option<Fault> {
+        match self.child.try_wait() {
+            Ok(Some(_)) => Some(self.exited_fault(what).await),
+            _ => None,
+        }
+    }
+
+    /// Ends the process as [`ProcessBot::shutdown`] does, but reads its stdout until it ends
+    /// (within the grace period too) and says how the process exited: what `referee check`
+    /// needs to judge a bot's last moments. `None` when it had been stopped already.
+    pub async fn close(&mut self, last: Option<&[u8]>, grace: Duration) -> Option<Closing> {
+        if !self.alive {
+            return None;
+        }
+        let deadline = Instant::now() + grace;
+        if let Some(line) = last {
+            let _ = self.write(line, grace).await;
+        }
+        self.stdin = None;
+        let (stray, _) = self.read_unasked(deadline).await;
+        let exit = match timeout_at(deadline, self.child.wait()).await {
+            Ok(Ok(status)) if status.success() => Some(Ok(())),
+            Ok(Ok(_)) => Some(Err(self.exited_fault("it did not exit cleanly").await)),
+            _ => None,
+        };
+        self.kill().await;
+        Some(Closing { exit, stray })
+    }
+
+    /// The fault of a line over the length cap, showing how it began.
+    fn overlong_fault(&mut self) -> Fault {
+        let head = self.lines.decoder_mut().overlong_head.take();
+        let fault = Fault::new(
+            FaultKind::LineTooLong,
+            format!(
+                "a line longer than the referee's line-length cap of {}",
+                bytes_text(self.max_line_bytes)
+            ),
+        );
+        match head {
+            Some(head) => fault.with_line(excerpt(&String::from_utf8_lossy(&head))),
+            None => fault,
+        }
+    }
+
     /// Writes `bytes` (whole lines) to the bot's stdin within `limit`.
     ///
     /// # Errors
@@ -349,25 +513,10 @@ impl ProcessBot {
             };
             let fault = match parse(&line) {
                 Ok(FromBot::Action(reply)) if reply.id == id => return Ok(reply.action),
-                Ok(FromBot::Action(reply)) if reply.id < self.first_id => continue,
-                Ok(FromBot::Action(reply)) if self.expired.contains(&reply.id) => {
-                    self.expired.retain(|&e| e != reply.id);
-                    continue;
-                }
-                Ok(FromBot::Action(reply)) => Fault::new(
-                    FaultKind::StaleId,
-                    format!(
-                        "a reply to request {} while request {id} is pending (a repeated or invented id); it is ignored",
-                        reply.id
-                    ),
-                )
-                .with_line(excerpt(&String::from_utf8_lossy(&line))),
-                Ok(FromBot::Hello(_)) => Fault::new(
-                    FaultKind::WrongShape,
-                    format!("a hello while request {id} is pending; it is ignored"),
-                )
-                .with_line(excerpt(&String::from_utf8_lossy(&line))),
-                Err(fault) => fault,
+                _ => match self.stray_fault(&line, Some(id)) {
+                    Some(fault) => fault,
+                    None => continue,
+                },
             };
             if noise.len() + 1 >= max_noise {
                 return Err(fault);
@@ -383,10 +532,9 @@ impl ProcessBot {
                 Ok(None) => Err(self
                     .exited_fault("the bot closed its standard output")
                     .await),
-                Ok(Some(Err(AnyDelimiterCodecError::MaxChunkLengthExceeded))) => Err(Fault::new(
-                    FaultKind::LineTooLong,
-                    "a line longer than the referee's line-length cap",
-                )),
+                Ok(Some(Err(AnyDelimiterCodecError::MaxChunkLengthExceeded))) => {
+                    Err(self.overlong_fault())
+                }
                 Ok(Some(Err(AnyDelimiterCodecError::Io(e)))) => Err(self
                     .exited_fault(&format!("reading from the bot failed ({e})"))
                     .await),
@@ -560,6 +708,15 @@ impl Drop for ProcessBot {
         if self.alive {
             let _ = self.child.signal(libc::SIGKILL);
         }
+    }
+}
+
+/// A size in bytes as people write it: "1 MiB", "64 KiB", "1000 bytes".
+fn bytes_text(bytes: usize) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
     }
 }
 
