@@ -56,6 +56,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
     for kind in crate::games::GameKind::ALL {
         crate::with_game!(kind, G => in_process_games::<G>(budget, jobs));
     }
+    outln!("");
 
     outln!(
         "3. decisions with real bot processes (vabanque, 4 bots, {matches} matches per run, no sandbox)"
