@@ -265,7 +265,8 @@ fn a_tournament_of_the_sample_bots_ranks_heuristic_above_random() {
 
 /// Duplicate play replays each deal with the bots rotated. A bot process that played one match of
 /// a group has seen every card of that deal played, so it must never be given another match of
-/// the same group: the pool keeps one process per bot and rotation. `deal_memory.py` remembers
+/// the same group: the pool keeps a process per bot for each match of a group it plays.
+/// `deal_memory.py` remembers
 /// every hand it has seen played and reports a new hand it recognises.
 #[test]
 fn with_duplicate_play_no_process_sees_a_deal_twice() {
@@ -314,7 +315,8 @@ fn with_duplicate_play_no_process_sees_a_deal_twice() {
                 .unwrap(),
         );
     }
-    // 4 groups of 3 rotations: one process per rotation, each playing one match of every group.
+    // 4 groups of 3 rotations on one worker: three processes, each playing one match of every
+    // group.
     played.sort();
     assert_eq!(played, [4, 4, 4], "processes kept across groups");
 }

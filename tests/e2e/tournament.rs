@@ -316,8 +316,8 @@ fn round_robin_of_1000_matches_ranks_heuristics_above_randoms_with_separate_inte
 
 #[test]
 fn at_most_one_process_per_bot_worker_and_rotation_and_no_restarts_without_crashes() {
-    // Duplicate play keeps one process per bot, worker and rotation (4 seats), so that no
-    // process plays two matches of one deal; none is restarted when nothing crashed.
+    // Duplicate play keeps up to one process per bot, worker and match of a group (4 seats), so
+    // that no process plays two matches of one deal; none is restarted when nothing crashed.
     let (dir, _) = reference();
     for name in ["rust-heuristic", "py-random", "js-random"] {
         let files = std::fs::read_dir(dir.join("stderr"))
@@ -332,7 +332,7 @@ fn at_most_one_process_per_bot_worker_and_rotation_and_no_restarts_without_crash
             })
             .count();
         assert!(
-            (4..=8).contains(&files),
+            (2..=8).contains(&files),
             "{name}: {files} processes for -j 2 and 4 rotations"
         );
     }

@@ -45,7 +45,6 @@ pub fn decisions_per_second<G: Builtins>(
             group: id,
             seats: (0..n).map(|s| (s + id as usize) % n).collect(),
             seed: id,
-            rotation: 0,
         })
         .collect();
     let settings = Arc::new(PoolSettings::<G> {

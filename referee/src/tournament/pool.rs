@@ -3,10 +3,12 @@
 //! `jobs` workers take matches from one queue. Each worker keeps one process per bot it has
 //! played (a bot never sits twice in a match), so a bot has at most `jobs` processes — one per
 //! match it can be playing at once, never one per match — and reuses it for every match it plays
-//! there (the protocol's multi-match lifecycle). With duplicate play, a worker keeps one process
-//! per bot and *rotation* instead (at most `jobs` × P per bot): the matches of a group replay one
-//! deal, and a process that had played one of them would know every hand of the next (it saw
-//! every card played), so no process plays two matches of the same group. A process that crashed or was stopped during a
+//! there (the protocol's multi-match lifecycle). With duplicate play, no process plays two
+//! matches of the same group: the matches of a group replay one deal, and a process that had
+//! played one of them would know every hand of the next (it saw every card played). A worker
+//! then keeps as many processes of a bot as it plays matches of one group with that bot (at most
+//! P), and gives each later group's matches to the processes that have finished with earlier
+//! groups, most recently used first. A process that crashed or was stopped during a
 //! match is dropped, and a new one is started for its next match; the crash is in that match's
 //! record. A process found to have exited by the time its next match begins is restarted without
 //! charging that match. (A bot that quits right after `match_end`, instead of waiting for
@@ -22,7 +24,7 @@ use crate::runner::{
     MatchLog, MatchSettings, Player, RunError, play_match, shutdown_players, start_players,
 };
 use crate::seat::{BotSpec, ProcessOptions, Seat};
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -45,8 +47,8 @@ pub struct PoolSettings<G: Builtins> {
     pub stderr_dir: Option<PathBuf>,
     /// Where each match's full log is written (`ID.jsonl`), if anywhere.
     pub logs_dir: Option<PathBuf>,
-    /// Whether the matches of a group replay one deal: then each bot process plays only one
-    /// rotation of every group (see the module's documentation).
+    /// Whether the matches of a group replay one deal: then each bot process plays at most one
+    /// match of every group (see the module's documentation).
     pub duplicate: bool,
     /// Matches played at once.
     pub jobs: usize,
@@ -140,40 +142,48 @@ impl Drop for StopOnDrop {
     }
 }
 
+/// A process (or built-in bot) a worker keeps between matches.
+struct Kept<G: Builtins> {
+    player: Player<G>,
+    /// The group of the last match it played.
+    last_group: Option<u64>,
+}
+
 async fn worker<G: Builtins>(
     w: usize,
     settings: &PoolSettings<G>,
     queue: &Mutex<VecDeque<ScheduledMatch>>,
     results: UnboundedSender<MatchResult>,
 ) -> Result<(), RunError> {
-    // Processes kept between matches, by (bot, slot): the slot is the match's rotation with
-    // duplicate play, else 0.
-    let mut cache: HashMap<(usize, usize), Player<G>> = HashMap::new();
+    // Processes kept between matches, by bot, each with the last group it played.
+    let mut kept: Vec<Vec<Kept<G>>> = settings.specs.iter().map(|_| Vec::new()).collect();
     let mut starts = vec![0u32; settings.specs.len()];
     let outcome = async {
         loop {
             let Some(scheduled) = queue.lock().expect("queue lock").pop_front() else {
                 return Ok(());
             };
-            let slot = if settings.duplicate {
-                scheduled.rotation
-            } else {
-                0
-            };
+            let group = scheduled.group;
+            // A kept process may play this match if it is still running and, with duplicate
+            // play, has only played earlier groups (groups reach a worker in increasing order;
+            // a process that has seen a later one is not reused for an earlier one).
+            let reusable = |k: &Kept<G>| !settings.duplicate || k.last_group < Some(group);
+            let mut taken: Vec<Option<Player<G>>> = Vec::with_capacity(scheduled.seats.len());
             for &b in &scheduled.seats {
-                let exited = match cache.get_mut(&(b, slot)).map(|p| &mut p.seat) {
-                    Some(Seat::Process(bot)) => bot.has_exited(),
-                    _ => false,
-                };
-                if exited {
-                    cache.remove(&(b, slot));
-                }
+                kept[b].retain_mut(|k| match &mut k.player.seat {
+                    Seat::Process(bot) => !bot.has_exited(),
+                    _ => true,
+                });
+                // The most recently used first: its pages are the likeliest to be warm.
+                let at = kept[b].iter().rposition(reusable);
+                taken.push(at.map(|i| kept[b].remove(i).player));
             }
             let missing: Vec<usize> = scheduled
                 .seats
                 .iter()
-                .copied()
-                .filter(|&b| !cache.contains_key(&(b, slot)))
+                .zip(&taken)
+                .filter(|(_, t)| t.is_none())
+                .map(|(&b, _)| b)
                 .collect();
             if !missing.is_empty() {
                 let specs: Vec<BotSpec> =
@@ -192,17 +202,17 @@ async fn worker<G: Builtins>(
                         .as_ref()
                         .map(|d| d.join(format!("{}.w{w}.{}.stderr", spec.name, starts[b])))
                 };
-                let started =
+                let mut started =
                     start_players::<G>(&specs, &settings.options, &settings.process, &name_file)
-                        .await;
-                for (&b, player) in missing.iter().zip(started) {
-                    cache.insert((b, slot), player);
+                        .await
+                        .into_iter();
+                for slot in taken.iter_mut().filter(|t| t.is_none()) {
+                    *slot = started.next();
                 }
             }
-            let mut players: Vec<Player<G>> = scheduled
-                .seats
-                .iter()
-                .map(|&b| cache.remove(&(b, slot)).expect("started above"))
+            let mut players: Vec<Player<G>> = taken
+                .into_iter()
+                .map(|t| t.expect("started above"))
                 .collect();
             let mut log = match &settings.logs_dir {
                 Some(dir) => MatchLog::create(&dir.join(format!("{}.jsonl", scheduled.id)))?,
@@ -219,7 +229,10 @@ async fn worker<G: Builtins>(
             for (&b, player) in scheduled.seats.iter().zip(players) {
                 // A crashed or stopped process is dropped (and so killed); the next match starts anew.
                 if crate::runner::is_usable(&player) {
-                    cache.insert((b, slot), player);
+                    kept[b].push(Kept {
+                        player,
+                        last_group: Some(group),
+                    });
                 }
             }
             let _ = results.send(MatchResult {
@@ -230,7 +243,7 @@ async fn worker<G: Builtins>(
         }
     }
     .await;
-    let mut alive: Vec<Player<G>> = cache.into_values().collect();
+    let mut alive: Vec<Player<G>> = kept.into_iter().flatten().map(|k| k.player).collect();
     shutdown_players(&mut alive, Duration::from_secs(1)).await;
     outcome
 }

@@ -35,9 +35,6 @@ pub struct ScheduledMatch {
     pub seats: Vec<usize>,
     /// The match seed.
     pub seed: u64,
-    /// Which rotation of its group the match is, 0 to P − 1.
-    #[serde(default)]
-    pub rotation: usize,
 }
 
 /// What a schedule is made from.
@@ -171,7 +168,6 @@ pub fn build(spec: &ScheduleSpec) -> Vec<ScheduledMatch> {
                 group: g as u64,
                 seats,
                 seed,
-                rotation,
             });
         }
     }
