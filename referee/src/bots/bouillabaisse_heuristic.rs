@@ -7,21 +7,12 @@
 use super::Strategy;
 use crate::engine::bouillabaisse::Bouillabaisse;
 use crate::engine::bouillabaisse::scoring::card_points;
+use crate::engine::bouillabaisse::trick::winning;
 use protocol::bouillabaisse::{Action, Card, View};
 
 /// The heuristic bot (deterministic: it draws nothing at random).
 #[derive(Default)]
 pub struct Heuristic;
-
-/// The card currently winning the trick: the highest of the led suit, the first of equals.
-fn winning(view: &View) -> Option<Card> {
-    let led = view.trick.first()?.card.suit;
-    view.trick
-        .iter()
-        .map(|p| p.card)
-        .filter(|c| c.suit == led)
-        .reduce(|best, c| if c.rank > best.rank { c } else { best })
-}
 
 /// The points a card carries in this manche (negative in manche 6).
 fn danger(view: &View, card: Card) -> i64 {
@@ -33,21 +24,21 @@ fn points_are_good(view: &View) -> bool {
     view.scoring.trick < 0
 }
 
+/// The legal card with the greatest `key`.
+fn best_by<K: Ord>(legal: &[Card], key: impl Fn(&Card) -> K) -> Card {
+    *legal.iter().max_by_key(|c| key(c)).expect("a legal card")
+}
+
 impl Heuristic {
     fn choose(view: &View, legal: &[Card]) -> Card {
-        let first = |cards: &mut dyn Iterator<Item = Card>, key: &dyn Fn(&Card) -> (i64, u8)| {
-            cards.max_by_key(key).expect("a legal card")
-        };
-        let by_rank = |c: &Card| (0, c.rank);
-        let lowest = |c: &Card| (0, u8::MAX - c.rank);
-        let Some(best) = winning(view) else {
+        let highest = |c: &Card| c.rank;
+        let lowest = |c: &Card| u8::MAX - c.rank;
+        let Some(best) = winning(&view.trick).map(|p| p.card) else {
             // Leading: low and harmless when points hurt; high when they help.
             return if points_are_good(view) {
-                first(&mut legal.iter().copied(), &by_rank)
+                best_by(legal, highest)
             } else {
-                first(&mut legal.iter().copied(), &|c| {
-                    (-danger(view, *c).abs(), u8::MAX - c.rank)
-                })
+                best_by(legal, |c| (-danger(view, *c).abs(), lowest(c)))
             };
         };
         let follows = legal.iter().any(|c| c.suit == best.suit);
@@ -55,17 +46,15 @@ impl Heuristic {
         if points_are_good(view) {
             if follows {
                 // Win with the highest card when that beats the winner; else the lowest.
-                let top = first(&mut legal.iter().copied(), &by_rank);
+                let top = best_by(legal, highest);
                 return if top.rank > best.rank {
                     top
                 } else {
-                    first(&mut legal.iter().copied(), &lowest)
+                    best_by(legal, lowest)
                 };
             }
             // Void: keep the point cards for tricks it may take; give away the least.
-            return first(&mut legal.iter().copied(), &|c| {
-                (danger(view, *c), u8::MAX - c.rank)
-            });
+            return best_by(legal, |c| (danger(view, *c), lowest(c)));
         }
         if follows {
             let ducks = legal.iter().copied().filter(|c| c.rank <= best.rank);
@@ -75,13 +64,13 @@ impl Heuristic {
             // Every card wins: as last player win with the highest harmless card; otherwise hope
             // with the lowest.
             return if last {
-                first(&mut legal.iter().copied(), &|c| (-danger(view, *c), c.rank))
+                best_by(legal, |c| (-danger(view, *c), c.rank))
             } else {
-                first(&mut legal.iter().copied(), &lowest)
+                best_by(legal, lowest)
             };
         }
         // Void in the led suit: dump the most dangerous card, then the highest.
-        first(&mut legal.iter().copied(), &|c| (danger(view, *c), c.rank))
+        best_by(legal, |c| (danger(view, *c), c.rank))
     }
 }
 

@@ -97,7 +97,7 @@ pub struct TournamentArgs {
     /// Matches in the whole schedule [default: one full cycle of the format].
     #[arg(long)]
     pub matches: Option<u64>,
-    /// The tournament seed [default: 1].
+    /// The tournament seed [default: the results directory's, else drawn at random and printed].
     #[arg(long)]
     pub seed: Option<u64>,
     /// Matches played at once [default: the number of cores].

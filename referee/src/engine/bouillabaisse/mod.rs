@@ -2,7 +2,7 @@
 //!
 //! The rules and every ruling are in `docs/rules-bouillabaisse.md` (from
 //! `shared/rules/bouillabaisse.md`). [`deck`] builds, trims and deals the cards, [`scoring`]
-//! holds what each manche counts, [`Bouillabaisse`] is the state machine, and `view.rs` the one
+//! holds what each manche counts, [`trick`] the rules of one trick, [`Bouillabaisse`] is the state machine, and `view.rs` the one
 //! function that builds what a seat may see.
 
 pub mod deck;
@@ -10,6 +10,7 @@ pub mod scoring;
 mod state;
 #[cfg(test)]
 mod tests;
+pub mod trick;
 mod view;
 
 pub use state::{Bouillabaisse, Options};

@@ -3,6 +3,7 @@
 use super::MANCHES;
 use super::deck::{deal, default_decks, draw_chosen, trim};
 use super::scoring::{Sweep, scoring, sweep, trick_points};
+use super::trick::{suit_to_follow, winning};
 use crate::engine::{
     Addressed, Audience, Game, Illegal, Outcome, SetupError, Turn, seed, shared_rules,
 };
@@ -77,11 +78,6 @@ impl Bouillabaisse {
         self.manche > MANCHES
     }
 
-    /// The suit led in the current trick, if a card has been played to it.
-    fn led_suit(&self) -> Option<protocol::bouillabaisse::Suit> {
-        self.trick.first().map(|p| p.card.suit)
-    }
-
     /// Starts manche `self.manche`: draws the chosen items if due, deals, and tells everyone.
     fn start_manche(&mut self, events: &mut Vec<Addressed<Event>>) {
         if self.options.redraw && self.manche > 1 {
@@ -121,14 +117,7 @@ impl Bouillabaisse {
     /// The winner of the complete current trick: the highest card of the led suit; of identical
     /// winning cards (two decks), the one played first.
     pub(super) fn trick_winner(&self) -> usize {
-        let led = self.trick[0].card.suit;
-        let mut best = self.trick[0];
-        for played in &self.trick[1..] {
-            if played.card.suit == led && played.card.rank > best.card.rank {
-                best = *played;
-            }
-        }
-        best.seat
+        winning(&self.trick).expect("a complete trick").seat
     }
 
     fn finish_trick(&mut self, events: &mut Vec<Addressed<Event>>) {
@@ -276,11 +265,12 @@ impl Game for Bouillabaisse {
             return Some(Vec::new());
         }
         let hand = &self.hands[self.current_seat()];
-        let follows = |card: &Card| match self.led_suit() {
-            Some(led) if hand.iter().any(|c| c.suit == led) => card.suit == led,
-            _ => true,
-        };
-        let mut cards: Vec<Card> = hand.iter().copied().filter(follows).collect();
+        let follow = suit_to_follow(&self.trick, hand);
+        let mut cards: Vec<Card> = hand
+            .iter()
+            .copied()
+            .filter(|c| follow.is_none_or(|suit| c.suit == suit))
+            .collect();
         cards.dedup();
         Some(cards.into_iter().map(|card| Action { card }).collect())
     }
@@ -294,14 +284,12 @@ impl Game for Bouillabaisse {
         if !hand.contains(&card) {
             return Err(Illegal(format!("{card} is not in your hand")));
         }
-        match self.led_suit() {
-            Some(led) if card.suit != led && hand.iter().any(|c| c.suit == led) => {
-                Err(Illegal(format!(
-                    "{card} does not follow the led suit {}, and your hand holds {}",
-                    led.letter(),
-                    led.letter()
-                )))
-            }
+        match suit_to_follow(&self.trick, hand) {
+            Some(led) if card.suit != led => Err(Illegal(format!(
+                "{card} does not follow the led suit {}, and your hand holds {}",
+                led.letter(),
+                led.letter()
+            ))),
             _ => Ok(()),
         }
     }
