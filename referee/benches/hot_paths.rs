@@ -4,9 +4,9 @@
 //! Run with `cargo bench -p referee`; `referee bench` measures the whole system.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use engine::Game;
+use engine::vabanque::{Options, Vabanque};
 use protocol::{Request, ToBot};
-use referee::engine::Game;
-use referee::engine::vabanque::{Options, Vabanque};
 use std::hint::black_box;
 
 /// A Vabanque game a few decisions in, for the view benchmarks.

@@ -1,19 +1,19 @@
 //! The referee: plays matches of turn-based games between bot programs written in any language,
 //! speaking JSON lines over standard input and output.
 //!
-//! Layers, from the bottom: [`engine`] (pure game state machines), [`seat`] (bot processes and
-//! built-in bots), [`runner`] (refereeing a match), [`replay`] (re-checking a match log), and
-//! [`cli`] (the `referee` command). See `docs/architecture.md`.
+//! The games themselves are in the `engine` crate (pure state machines, their built-in bots, the
+//! registry of games). Here, from the bottom: [`seat`] (bot processes and built-in bots in their
+//! seats), [`runner`] (refereeing a match), [`replay`] (re-checking a match log),
+//! [`tournament`] (many matches), [`check`] (`referee check`), [`starters`] (`referee new-bot`),
+//! [`schema`] (the JSON Schemas), [`bench`] (measurements), and [`cli`] (the `referee` command). See `docs/architecture.md`.
 #![warn(missing_docs)]
 
 pub mod bench;
-pub mod bots;
 pub mod check;
 pub mod cli;
-pub mod engine;
-pub mod games;
 pub mod replay;
 pub mod runner;
+pub mod schema;
 pub mod seat;
 pub mod starters;
 pub mod tournament;

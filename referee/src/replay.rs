@@ -1,10 +1,10 @@
 //! Re-checking a match log: every action is re-applied through the engine, and the recorded
 //! result and final state must be the ones the rules give.
 
-use crate::engine::Game;
-use crate::games::GameKind;
 use crate::runner::LogRecord;
 use crate::runner::{LOG_VERSION, forfeit_ranks};
+use engine::Game;
+use engine::GameKind;
 use std::io::BufRead;
 use std::path::Path;
 
@@ -98,7 +98,7 @@ pub fn replay_lines(lines: &[String]) -> Result<ReplaySummary, ReplayError> {
         ));
     }
     let kind = GameKind::from_name(game).map_err(|e| mismatch(1, e.to_string()))?;
-    crate::with_game!(kind, G => replay_game::<G>(&header, &lines[1..]))
+    engine::with_game!(kind, G => replay_game::<G>(&header, &lines[1..]))
 }
 
 fn replay_game<G: Game>(

@@ -1,8 +1,10 @@
-//! Starter bots for `referee new-bot`: one table, keyed by game and language, whose entries are
-//! sample bots of `sample-bots/` built into the binary as they are (`include_str!`), so a starter
-//! is a sample bot by construction. Adding a game's starters is adding its entries here.
+//! Starter bots for `referee new-bot`, for every registered game: in Python and JavaScript, the
+//! game's sample bot `sample-bots/<language>/<game>_random.<extension>` where there is one (found
+//! by the build script, `build.rs`, and built into the binary as it is, so a starter is a sample
+//! bot by construction); in Rust, the one crate of `sample-bots/rust-starter/`, which plays among
+//! the legal actions, for every game that lists them. A new game's starters need no code here.
 
-use crate::games::GameKind;
+use engine::{Game, GameKind, with_game};
 use std::path::{Path, PathBuf};
 
 /// A language starter bots are written in.
@@ -17,6 +19,9 @@ pub enum Language {
 }
 
 impl Language {
+    /// Every language, in the order listed to users.
+    pub const ALL: [Language; 3] = [Language::Python, Language::Rust, Language::JavaScript];
+
     /// The language's name on the command line.
     pub fn name(self) -> &'static str {
         match self {
@@ -28,7 +33,7 @@ impl Language {
 }
 
 /// One file of a starter bot.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct StarterFile {
     /// Where it goes, relative to the bot's directory.
     pub path: &'static str,
@@ -41,21 +46,21 @@ pub struct StarterFile {
 }
 
 /// A starter bot: a game, a language, its files and how to run it.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Starter {
     /// The game it plays.
     pub game: GameKind,
     /// The language it is written in.
     pub language: Language,
     /// Its files.
-    pub files: &'static [StarterFile],
+    pub files: Vec<StarterFile>,
     /// The command that builds it in its directory, if it needs building.
     pub build: Option<&'static str>,
     /// The command that runs it from its directory.
-    pub command: &'static str,
+    pub command: String,
 }
 
-/// The Rust starter's files: one crate for every game (it plays among the legal actions).
+/// The Rust starter's files: one crate for every game that lists its legal actions.
 const RUST_STARTER: &[StarterFile] = &[
     StarterFile {
         path: "Cargo.toml",
@@ -71,68 +76,59 @@ const RUST_STARTER: &[StarterFile] = &[
     },
 ];
 
-/// A starter that is one script of `sample-bots/`, run by `interpreter`.
-macro_rules! script {
-    ($game:expr, $language:expr, $dir:literal, $file:literal, $interpreter:literal) => {
-        Starter {
-            game: $game,
-            language: $language,
-            files: &[StarterFile {
-                path: $file,
-                sample: concat!("sample-bots/", $dir, "/", $file),
-                text: include_str!(concat!("../../sample-bots/", $dir, "/", $file)),
-                executable: true,
-            }],
-            build: None,
-            command: concat!($interpreter, " ", $file),
+/// A sample bot in a scripting language that is a game's starter (the table `build.rs` writes).
+struct ScriptStarter {
+    /// The game's name.
+    game: &'static str,
+    language: Language,
+    /// Its file name, also its name in the bot's directory.
+    file: &'static str,
+    /// Its path from the repository's root.
+    sample: &'static str,
+    text: &'static str,
+    /// The program that runs it.
+    interpreter: &'static str,
+}
+
+/// Every `sample-bots/<language>/<game>_random.<extension>`.
+const SCRIPTS: &[ScriptStarter] = include!(concat!(env!("OUT_DIR"), "/starter_scripts.rs"));
+
+/// Every starter bot, game by game in the registry's order, languages in [`Language::ALL`]'s.
+pub fn starters() -> Vec<Starter> {
+    let mut all = Vec::new();
+    for &game in GameKind::ALL {
+        for language in Language::ALL {
+            if language == Language::Rust {
+                if with_game!(game, G => G::LISTS_ACTIONS) {
+                    all.push(Starter {
+                        game,
+                        language,
+                        files: RUST_STARTER.to_vec(),
+                        build: Some("cargo build --release"),
+                        command: "target/release/random-starter".to_string(),
+                    });
+                }
+                continue;
+            }
+            let scripts = SCRIPTS
+                .iter()
+                .filter(|s| s.game == game.name() && s.language == language);
+            all.extend(scripts.map(|script| Starter {
+                game,
+                language,
+                files: vec![StarterFile {
+                    path: script.file,
+                    sample: script.sample,
+                    text: script.text,
+                    executable: true,
+                }],
+                build: None,
+                command: format!("{} {}", script.interpreter, script.file),
+            }));
         }
-    };
-}
-
-/// The Rust starter for `game`.
-const fn rust(game: GameKind) -> Starter {
-    Starter {
-        game,
-        language: Language::Rust,
-        files: RUST_STARTER,
-        build: Some("cargo build --release"),
-        command: "target/release/random-starter",
     }
+    all
 }
-
-/// Every starter bot.
-pub const STARTERS: &[Starter] = &[
-    script!(
-        GameKind::Vabanque,
-        Language::Python,
-        "python",
-        "vabanque_random.py",
-        "python3"
-    ),
-    rust(GameKind::Vabanque),
-    script!(
-        GameKind::Vabanque,
-        Language::JavaScript,
-        "javascript",
-        "vabanque_random.js",
-        "node"
-    ),
-    script!(
-        GameKind::Bouillabaisse,
-        Language::Python,
-        "python",
-        "bouillabaisse_random.py",
-        "python3"
-    ),
-    rust(GameKind::Bouillabaisse),
-    script!(
-        GameKind::Bouillabaisse,
-        Language::JavaScript,
-        "javascript",
-        "bouillabaisse_random.js",
-        "node"
-    ),
-];
 
 /// Why a starter bot could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -168,16 +164,17 @@ pub enum NewBotError {
 ///
 /// # Errors
 /// [`NewBotError::NoStarter`] naming the languages the game has starters in.
-pub fn starter(game: GameKind, language: Language) -> Result<&'static Starter, NewBotError> {
-    STARTERS
+pub fn starter(game: GameKind, language: Language) -> Result<Starter, NewBotError> {
+    let of_game: Vec<Starter> = starters().into_iter().filter(|s| s.game == game).collect();
+    of_game
         .iter()
-        .find(|s| s.game == game && s.language == language)
+        .find(|s| s.language == language)
+        .cloned()
         .ok_or_else(|| NewBotError::NoStarter {
             game: game.name(),
             language: language.name(),
-            available: match STARTERS
+            available: match of_game
                 .iter()
-                .filter(|s| s.game == game)
                 .map(|s| s.language.name())
                 .collect::<Vec<_>>()
             {
@@ -193,8 +190,8 @@ impl Starter {
     /// absolute path, so that the lines work whether or not the referee is on `PATH`).
     pub fn readme(&self, referee: &str) -> String {
         let game = self.game.name();
-        let opponents: Vec<String> = crate::with_game!(self.game, G => {
-            crate::bots::sparring_partners::<G>(crate::bots::trial_players::<G>() - 1)
+        let opponents: Vec<String> = with_game!(self.game, G => {
+            crate::check::sparring_partners::<G>(crate::check::trial_players::<G>() - 1)
         })
         .iter()
         .map(|spec| format!("--bot {}={}", spec.name, spec.describe()))
@@ -257,15 +254,26 @@ mod tests {
     #[test]
     fn each_starter_is_its_sample_and_has_a_two_line_readme() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        for starter in STARTERS {
-            for file in starter.files {
+        for starter in starters() {
+            for file in &starter.files {
                 let sample = std::fs::read_to_string(root.join(file.sample)).unwrap();
                 assert_eq!(file.text, sample, "{}", file.sample);
             }
             assert_eq!(starter.readme("/bin/referee").lines().count(), 2);
         }
-        for language in [Language::Python, Language::Rust, Language::JavaScript] {
+        for language in Language::ALL {
             assert!(self::starter(GameKind::Vabanque, language).is_ok());
+        }
+    }
+
+    #[test]
+    fn every_starter_script_is_of_a_registered_game() {
+        for script in SCRIPTS {
+            assert!(
+                GameKind::from_name(script.game).is_ok(),
+                "{} is named for no registered game",
+                script.sample
+            );
         }
     }
 

@@ -24,7 +24,10 @@ const R: &str = "--bot=builtin:random";
 fn unknown_game_wrong_player_count_and_missing_game() {
     refused(
         &["match", "--game", "chess", R],
-        "unknown game 'chess' (known games: vabanque, bouillabaisse)",
+        &format!(
+            "unknown game 'chess' (known games: {})",
+            engine::GameKind::names()
+        ),
     );
     refused(
         &[

@@ -1,7 +1,7 @@
 //! One bot process plays many matches in a row (the protocol's multi-match lifecycle).
 
 use crate::util::*;
-use referee::engine::vabanque::{Options, Vabanque};
+use engine::vabanque::{Options, Vabanque};
 use referee::runner::{
     MatchLog, MatchSettings, Player, play_match, shutdown_players, start_players,
 };

@@ -1,7 +1,6 @@
 //! The heuristic bots beat the random ones clearly.
 
-use referee::bots::Builtins;
-use referee::engine::vabanque::{Options, Vabanque};
+use engine::vabanque::{Options, Vabanque};
 use referee::runner::{MatchLog, MatchSettings, Player, play_match};
 use referee::seat::Seat;
 
@@ -9,7 +8,7 @@ fn builtin(name: &str, seat: &str) -> Player<Vabanque> {
     Player::new(
         seat,
         format!("builtin:{name}"),
-        Seat::Builtin(Vabanque::builtin(name).unwrap()),
+        Seat::Builtin(engine::strategy::builtin::<Vabanque>(name).unwrap()),
     )
 }
 

@@ -7,8 +7,8 @@
 //! never revealed.
 
 use crate::util::*;
-use referee::engine::Game;
-use referee::engine::vabanque::{Options, Vabanque};
+use engine::Game;
+use engine::vabanque::{Options, Vabanque};
 use serde_json::{Value, json};
 
 /// A seed whose first player is seat 0.

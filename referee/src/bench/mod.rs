@@ -7,10 +7,9 @@ mod processes;
 
 pub use processes::{BotRun, decisions_per_second, spawn_cost};
 
-use crate::bots::Builtins;
-use crate::engine::Game;
 use crate::runner::{MatchLog, MatchSettings, Player, play_match};
 use crate::seat::Seat;
+use engine::Game;
 use std::time::{Duration, Instant};
 
 /// The median of `values` (sorted in place); 0 when empty.
@@ -42,9 +41,9 @@ pub fn engine_games_per_second<G: Game>(players: usize, budget: Duration) -> f64
     games as f64 / started.elapsed().as_secs_f64()
 }
 
-/// Games per second through the match runner with built-in random bots (views built, actions
+/// Games per second through the match runner with the game's baseline bots (views built, actions
 /// checked, records kept, no log), on one thread, for at least `budget`.
-pub fn builtin_games_per_second<G: Builtins>(players: usize, budget: Duration) -> f64 {
+pub fn builtin_games_per_second<G: Game>(players: usize, budget: Duration) -> f64 {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .expect("a runtime");
@@ -55,8 +54,13 @@ pub fn builtin_games_per_second<G: Builtins>(players: usize, budget: Duration) -
         while started.elapsed() < budget {
             let mut seats: Vec<Player<G>> = (0..players)
                 .map(|s| {
-                    let bot = G::builtin("random").expect("every game has a random bot");
-                    Player::new(format!("r{s}"), "builtin:random", Seat::Builtin(bot))
+                    let name = engine::strategy::baseline_bot::<G>();
+                    let bot = engine::strategy::builtin::<G>(name).expect("the baseline bot");
+                    Player::new(
+                        format!("b{s}"),
+                        format!("builtin:{name}"),
+                        Seat::Builtin(bot),
+                    )
                 })
                 .collect();
             let settings = MatchSettings {
@@ -76,7 +80,7 @@ pub fn builtin_games_per_second<G: Builtins>(players: usize, budget: Duration) -
 
 /// The games per second of `jobs` threads each running [`builtin_games_per_second`] at once,
 /// pinned to cores when `pin` is set: the scaling of in-process play.
-pub fn builtin_games_per_second_parallel<G: Builtins>(
+pub fn builtin_games_per_second_parallel<G: Game>(
     players: usize,
     budget: Duration,
     jobs: usize,

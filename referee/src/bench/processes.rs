@@ -1,9 +1,9 @@
 //! Decisions per second with real bot processes, and what starting one costs.
 
-use crate::bots::Builtins;
 use crate::runner::{shutdown_players, start_players};
 use crate::seat::{BotSpec, ProcessOptions};
 use crate::tournament::{PoolSettings, ScheduledMatch, run_pool};
+use engine::Game;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -32,7 +32,7 @@ impl BotRun {
 
 /// Plays `matches` matches of `specs` (all of them at every match, seats rotated) with `jobs`
 /// workers, pinned or not, through the tournament pool, without a sandbox.
-pub fn decisions_per_second<G: Builtins>(
+pub fn decisions_per_second<G: Game>(
     specs: &[BotSpec],
     matches: u64,
     jobs: usize,
@@ -87,7 +87,7 @@ pub fn decisions_per_second<G: Builtins>(
 
 /// The mean time, over `times` starts, from spawning the bot of `spec` to its `hello` reply,
 /// in milliseconds (the bot is then stopped).
-pub fn spawn_cost<G: Builtins>(spec: &BotSpec, times: usize) -> f64 {
+pub fn spawn_cost<G: Game>(spec: &BotSpec, times: usize) -> f64 {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -17,7 +17,7 @@ pub struct Facts {
     pub seed: u64,
     /// The built-in bots it played against (names as in `match_start`).
     pub opponents: Vec<String>,
-    /// Every phase the game can request ([`Game::phases`](crate::engine::Game::phases)).
+    /// Every phase the game can request ([`Game::phases`](engine::Game::phases)).
     pub phases: &'static [&'static str],
     /// The bot's time limits.
     pub limits: Limits,

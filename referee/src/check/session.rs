@@ -8,13 +8,14 @@
 //! own ([`play_match`]); this module only arranges it and keeps what it saw as [`Facts`].
 
 use super::facts::{Exit, Facts, Gone, Hello, MatchFacts, Probe};
-use crate::bots::{Builtins, sparring_partners};
-use crate::engine::seed;
+use crate::check::sparring_partners;
 use crate::runner::{
     FaultPolicy, MatchLog, MatchSettings, RunError, is_usable, play_match, shutdown_players,
     start_players,
 };
 use crate::seat::{BotSpec, ProcessOptions, Seat};
+use engine::Game;
+use engine::seed;
 use protocol::{ErrorMsg, FaultKind, Goodbye, ToBot};
 use std::time::Duration;
 use tokio::time::Instant;
@@ -55,11 +56,11 @@ pub struct CheckConfig {
 ///
 /// # Errors
 /// [`RunError`] when the referee itself fails (the game refuses the options).
-pub async fn gather<G: Builtins>(
+pub async fn gather<G: Game>(
     config: &CheckConfig,
     options: &G::Options,
 ) -> Result<Facts, RunError> {
-    let opponents = sparring_partners::<G>(crate::bots::trial_players::<G>() - 1);
+    let opponents = sparring_partners::<G>(crate::check::trial_players::<G>() - 1);
     let mut specs = vec![config.bot.clone()];
     specs.extend(opponents.iter().cloned());
     let started = Instant::now();
@@ -169,7 +170,7 @@ pub async fn gather<G: Builtins>(
 
 /// Starts the bot again and closes its input after the handshake, without `goodbye`: how it
 /// ends. `None` when it does not get past its hello this time.
-async fn exit_at_eof<G: Builtins>(config: &CheckConfig, options: &G::Options) -> Option<Exit> {
+async fn exit_at_eof<G: Game>(config: &CheckConfig, options: &G::Options) -> Option<Exit> {
     let mut players = start_players::<G>(
         std::slice::from_ref(&config.bot),
         options,

@@ -5,10 +5,10 @@ use super::Failure;
 use super::args::BenchArgs;
 use super::output::outln;
 use crate::bench::{self, BotRun, pipe};
-use crate::bots::Builtins;
-use crate::engine::vabanque::Vabanque;
 use crate::seat::BotSpec;
 use crate::tournament::affinity::allowed_cores;
+use engine::Game;
+use engine::vabanque::Vabanque;
 use protocol::ExitCode;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -52,9 +52,9 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
     outln!("   unpinned:         {free:8.2} µs");
     outln!("");
 
-    outln!("2. in-process games (4 players, built-in random bots)");
-    for kind in crate::games::GameKind::ALL {
-        crate::with_game!(kind, G => in_process_games::<G>(budget, jobs));
+    outln!("2. in-process games (4 players, each game's baseline built-in bots)");
+    for kind in engine::GameKind::ALL {
+        engine::with_game!(kind, G => in_process_games::<G>(budget, jobs));
     }
     outln!("");
 
@@ -141,7 +141,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
 }
 
 /// Section 2 for one game: the engine alone, then the match runner at -j 1 and -j `jobs`.
-fn in_process_games<G: Builtins>(budget: Duration, jobs: usize) {
+fn in_process_games<G: Game>(budget: Duration, jobs: usize) {
     outln!("   {}", G::NAME);
     let engine = bench::engine_games_per_second::<G>(4, budget);
     outln!("     engine alone (default actions): {engine:10.0} games/s per core");

@@ -7,10 +7,11 @@ use super::checks::{check_bots, game_options};
 use super::match_cmd::until_interrupted;
 use super::match_config::{Refereeing, RefereeingFile, game_kind};
 use super::output::out;
-use crate::bots::{Builtins, sparring_partners};
+use crate::check::sparring_partners;
 use crate::check::{CheckConfig, Report, check};
-use crate::games::GameKind;
 use crate::seat::{BotSpec, Launch};
+use engine::Game;
+use engine::GameKind;
 use protocol::ExitCode;
 
 /// The seed a check's matches come from when none is given: checks are repeatable.
@@ -19,11 +20,11 @@ const DEFAULT_SEED: u64 = 1;
 /// Runs `referee check`.
 pub fn run(args: CheckArgs) -> Result<ExitCode, Failure> {
     let kind = game_kind(Some(args.game.clone()), None)?;
-    crate::with_game!(kind, G => run_game::<G>(kind, args))
+    engine::with_game!(kind, G => run_game::<G>(kind, args))
 }
 
 /// The bot's spec: one argument is split like a shell would, several are the words.
-fn bot_spec<G: Builtins>(args: &CheckArgs) -> Result<BotSpec, Failure> {
+fn bot_spec<G: Game>(args: &CheckArgs) -> Result<BotSpec, Failure> {
     let words = match args.command.as_slice() {
         [line] => shlex::split(line)
             .ok_or_else(|| Failure::usage(format!("cannot split the command {line:?}")))?,
@@ -39,7 +40,7 @@ fn bot_spec<G: Builtins>(args: &CheckArgs) -> Result<BotSpec, Failure> {
     }
 }
 
-fn run_game<G: Builtins>(kind: GameKind, args: CheckArgs) -> Result<ExitCode, Failure> {
+fn run_game<G: Game>(kind: GameKind, args: CheckArgs) -> Result<ExitCode, Failure> {
     let (refereeing, _) =
         Refereeing::from(&args.refereeing, RefereeingFile::default(), None, "check")?;
     let mut bot = bot_spec::<G>(&args)?;

@@ -2,21 +2,20 @@
 //! built-in exists, every command can run, and the options parse.
 
 use super::Failure;
-use crate::bots::Builtins;
-use crate::engine::Game;
 use crate::seat::{BotSpec, Launch};
+use engine::Game;
 
 /// Every built-in name exists in the game and every command exists and is executable.
-pub fn check_bots<G: Builtins>(specs: &[BotSpec]) -> Result<(), Failure> {
+pub fn check_bots<G: Game>(specs: &[BotSpec]) -> Result<(), Failure> {
     for spec in specs {
         if let Launch::Builtin(name) = &spec.launch
-            && G::builtin(name).is_none()
+            && engine::strategy::builtin::<G>(name).is_none()
         {
             return Err(Failure::usage(format!(
                 "bot '{}': {} has no built-in bot '{name}' (built-ins: {})",
                 spec.name,
                 G::NAME,
-                G::builtin_names().join(", ")
+                engine::strategy::builtin_names::<G>().join(", ")
             )));
         }
         spec.resolve().map_err(Failure::usage)?;

@@ -4,11 +4,11 @@ use super::Failure;
 use super::args::{LeaderboardArgs, MergeArgs};
 use super::board_render;
 use super::output::out;
-use crate::games::GameKind;
 use crate::tournament::results::{
     self, MatchResult, ResultsFile, TournamentMeta, difference, read_meta,
 };
 use crate::tournament::{Leaderboard, compute};
+use engine::GameKind;
 use protocol::ExitCode;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -17,9 +17,9 @@ fn leaderboard(
     meta: &TournamentMeta,
     results: &BTreeMap<u64, MatchResult>,
 ) -> Result<Leaderboard, Failure> {
-    use crate::engine::Game;
+    use engine::Game;
     let kind = GameKind::from_name(&meta.game).map_err(Failure::usage)?;
-    let score_name = crate::with_game!(kind, G => G::SCORE_NAME);
+    let score_name = engine::with_game!(kind, G => G::SCORE_NAME);
     let names: Vec<String> = meta.bots.iter().map(|b| b.name.clone()).collect();
     let refs: Vec<&MatchResult> = results.values().collect();
     Ok(compute(&meta.game, score_name, &names, &refs, meta.matches))

@@ -6,21 +6,21 @@ use super::checks::{check_bots, game_options};
 use super::match_config::{self, MatchConfig};
 use super::output::{out, outln};
 use super::standings;
-use crate::bots::Builtins;
 use crate::runner::{
     MatchLog, MatchRecord, MatchSettings, play_match, shutdown_players, start_players,
 };
 use crate::seat::ProcessOptions;
+use engine::Game;
 use protocol::ExitCode;
 use std::time::Duration;
 
 /// Runs `referee match`.
 pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
     let config = match_config::from_args(args)?;
-    crate::with_game!(config.game, G => run_game::<G>(config))
+    engine::with_game!(config.game, G => run_game::<G>(config))
 }
 
-fn validate<G: Builtins>(config: &MatchConfig) -> Result<G::Options, Failure> {
+fn validate<G: Game>(config: &MatchConfig) -> Result<G::Options, Failure> {
     let counts = G::player_counts();
     if !counts.contains(&config.bots.len()) {
         return Err(Failure::usage(format!(
@@ -35,7 +35,7 @@ fn validate<G: Builtins>(config: &MatchConfig) -> Result<G::Options, Failure> {
     game_options::<G>(&config.options)
 }
 
-fn run_game<G: Builtins>(config: MatchConfig) -> Result<ExitCode, Failure> {
+fn run_game<G: Game>(config: MatchConfig) -> Result<ExitCode, Failure> {
     let options = validate::<G>(&config)?;
     if let Some(dir) = &config.stderr_dir {
         std::fs::create_dir_all(dir)
@@ -83,7 +83,7 @@ fn run_game<G: Builtins>(config: MatchConfig) -> Result<ExitCode, Failure> {
     Ok(ExitCode::Success)
 }
 
-async fn play<G: Builtins>(
+async fn play<G: Game>(
     config: &MatchConfig,
     options: &G::Options,
     process: &ProcessOptions,

@@ -3,9 +3,9 @@
 use super::Failure;
 use super::args::{Format, MatchArgs, RefereeingArgs};
 use super::bot_settings::{PolicyArgs, SettingsArgs, max_faults, sandbox_mode};
-use crate::games::GameKind;
 use crate::runner::FaultPolicy;
 use crate::seat::{BotSpec, Launch, SandboxMode, spec::check_unique};
+use engine::GameKind;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -98,7 +98,7 @@ pub(super) fn drawn_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0);
-    crate::engine::seed::derive(nanos, "cli", u64::from(std::process::id()))
+    engine::seed::derive(nanos, "cli", u64::from(std::process::id()))
 }
 
 fn parse_option(kv: &str, table: &mut toml::Table) -> Result<(), Failure> {

@@ -99,14 +99,14 @@ fn dispatch(cli: args::Cli) -> Result<ExitCode, Failure> {
             Ok(ExitCode::Success)
         }
         args::Command::Games => {
-            for kind in crate::games::GameKind::ALL {
-                use crate::engine::Game;
-                crate::with_game!(kind, G => outln!(
+            for kind in engine::GameKind::ALL {
+                use engine::Game;
+                engine::with_game!(kind, G => outln!(
                     "{}\t{}-{} players\tbuilt-in bots: {}",
                     kind.name(),
                     G::player_counts().start(),
                     G::player_counts().end(),
-                    <G as crate::bots::Builtins>::builtin_names().join(", ")
+                    engine::strategy::builtin_names::<G>().join(", ")
                 ));
             }
             Ok(ExitCode::Success)
@@ -115,7 +115,7 @@ fn dispatch(cli: args::Cli) -> Result<ExitCode, Failure> {
 }
 
 fn schema(args: args::SchemaArgs) -> Result<ExitCode, Failure> {
-    let files = protocol::schema::all();
+    let files = crate::schema::all();
     match args.out {
         Some(dir) => {
             std::fs::create_dir_all(&dir)

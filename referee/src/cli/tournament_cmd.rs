@@ -8,13 +8,12 @@ use super::board_render;
 use super::checks::{check_bots, game_options};
 use super::output::{out, outln};
 use super::tournament_config::{self, TournamentConfig};
-use crate::bots::Builtins;
-use crate::engine::Game;
 use crate::tournament::results::{MetaBot, read_results};
 use crate::tournament::{
     MatchResult, PoolSettings, ResultsFile, ScheduleSpec, TournamentMeta, compute, run_pool,
     schedule,
 };
+use engine::Game;
 use indicatif::{ProgressBar, ProgressStyle};
 use protocol::ExitCode;
 use std::collections::BTreeMap;
@@ -23,7 +22,7 @@ use std::io::IsTerminal;
 /// Runs `referee tournament`.
 pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
     let config = tournament_config::from_args(args)?;
-    crate::with_game!(config.game, G => run_game::<G>(config))
+    engine::with_game!(config.game, G => run_game::<G>(config))
 }
 
 /// The player count: as given, or the game's smallest count that the field fills, at most 4.
@@ -49,7 +48,7 @@ fn players<G: Game>(config: &TournamentConfig) -> Result<usize, Failure> {
     Ok(players)
 }
 
-fn run_game<G: Builtins>(config: TournamentConfig) -> Result<ExitCode, Failure> {
+fn run_game<G: Game>(config: TournamentConfig) -> Result<ExitCode, Failure> {
     let players = players::<G>(&config)?;
     check_bots::<G>(&config.bots)?;
     let options = game_options::<G>(&config.options)?;

@@ -5,9 +5,9 @@ use super::args::{BoardFormat, ScheduleArg, TournamentArgs};
 use super::match_config::{
     BotEntry, Refereeing, RefereeingFile, bot_specs, drawn_seed, game_kind, game_options, read_toml,
 };
-use crate::games::GameKind;
 use crate::seat::BotSpec;
 use crate::tournament::Format;
+use engine::GameKind;
 use serde::Deserialize;
 use std::path::PathBuf;
 

@@ -1,6 +1,6 @@
 //! Running matches: starting players, refereeing one match, writing its log.
 //!
-//! The runner is generic over [`Game`](crate::engine::Game) and knows no game's rules. It asks
+//! The runner is generic over [`Game`](engine::Game) and knows no game's rules. It asks
 //! the game who is to move, sends that seat its view, enforces the time limit, turns every bot
 //! misbehaviour into a recorded [`Fault`](crate::seat::Fault) plus the game's default action,
 //! and routes each event only to the seats in its audience.

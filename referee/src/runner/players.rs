@@ -2,9 +2,8 @@
 //! concurrently, built-in bots are created; a bot that fails to start keeps its seat with the
 //! fault recorded, and the referee plays for it.
 
-use crate::bots::Builtins;
-use crate::engine::Game;
 use crate::seat::{BotSpec, Fault, Launch, ProcessBot, ProcessOptions, Seat, TimeControl};
+use engine::Game;
 use protocol::{Goodbye, Hello, PROTOCOL_VERSION, ToBot};
 use std::time::Duration;
 
@@ -75,7 +74,7 @@ pub(crate) fn append_line<V: serde::Serialize, A: serde::Serialize, E: serde::Se
 ///
 /// # Panics
 /// If a spec names a built-in the game does not have (check with [`Builtins::builtin`] first).
-pub async fn start_players<G: Builtins>(
+pub async fn start_players<G: Game>(
     specs: &[BotSpec],
     options: &G::Options,
     process: &ProcessOptions,
@@ -86,7 +85,10 @@ pub async fn start_players<G: Builtins>(
     for spec in specs {
         let (seat, startup_fault) = match &spec.launch {
             Launch::Builtin(name) => (
-                Seat::Builtin(G::builtin(name).expect("built-in names are checked before start")),
+                Seat::Builtin(
+                    engine::strategy::builtin::<G>(name)
+                        .expect("built-in names are checked before start"),
+                ),
                 None,
             ),
             Launch::Command(words) => {

@@ -1,7 +1,7 @@
 //! Seats: whatever plays a seat in a match, a bot process or a built-in bot.
 //!
 //! A [`Seat`] is either a [`ProcessBot`] (an external program speaking the JSON-lines protocol)
-//! or a built-in [`Strategy`](crate::bots::Strategy) called in-process with the same view. Bot
+//! or a built-in [`Strategy`](engine::Strategy) called in-process with the same view. Bot
 //! misbehaviour is never an `Err` here: it is a [`Fault`], recorded by the match runner.
 
 pub mod cgroup;
@@ -23,8 +23,8 @@ pub use process::{Closing, ProcessBot, ProcessOptions};
 pub use sandbox::{Sandbox, SandboxMode};
 pub use spec::{BotSettings, BotSpec, BotSpecError, Launch};
 
-use crate::bots::Strategy;
-use crate::engine::Game;
+use engine::Game;
+use engine::Strategy;
 
 /// What plays one seat of a match.
 pub enum Seat<G: Game> {

@@ -105,8 +105,8 @@ pub fn excerpt(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Game;
-    use crate::engine::vabanque::{Options, Vabanque};
+    use engine::Game;
+    use engine::vabanque::{Options, Vabanque};
     use proptest::prelude::*;
 
     #[test]

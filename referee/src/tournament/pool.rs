@@ -19,11 +19,11 @@
 use super::affinity;
 use super::results::MatchResult;
 use super::schedule::ScheduledMatch;
-use crate::bots::Builtins;
 use crate::runner::{
     MatchLog, MatchSettings, Player, RunError, play_match, shutdown_players, start_players,
 };
 use crate::seat::{BotSpec, ProcessOptions, Seat};
+use engine::Game;
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -32,7 +32,7 @@ use tokio::sync::mpsc::UnboundedSender;
 
 /// How the pool plays.
 #[derive(Clone)]
-pub struct PoolSettings<G: Builtins> {
+pub struct PoolSettings<G: Game> {
     /// The bots, indexed as in the schedule.
     pub specs: Vec<BotSpec>,
     /// Game options.
@@ -68,7 +68,7 @@ pub struct PoolSettings<G: Builtins> {
 ///
 /// # Errors
 /// [`RunError`] when a match log cannot be written or the game refuses a setup.
-pub async fn run_pool<G: Builtins>(
+pub async fn run_pool<G: Game>(
     settings: Arc<PoolSettings<G>>,
     matches: Vec<ScheduledMatch>,
     results: UnboundedSender<MatchResult>,
@@ -143,13 +143,13 @@ impl Drop for StopOnDrop {
 }
 
 /// A process (or built-in bot) a worker keeps between matches.
-struct Kept<G: Builtins> {
+struct Kept<G: Game> {
     player: Player<G>,
     /// The group of the last match it played.
     last_group: Option<u64>,
 }
 
-async fn worker<G: Builtins>(
+async fn worker<G: Game>(
     w: usize,
     settings: &PoolSettings<G>,
     queue: &Mutex<VecDeque<ScheduledMatch>>,

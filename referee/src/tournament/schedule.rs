@@ -6,7 +6,7 @@
 //! group's statistics. A match's id is its position in the schedule; its seed is derived from the
 //! tournament seed and its group, so any match can be replayed alone with `referee match`.
 
-use crate::engine::seed;
+use engine::seed;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 

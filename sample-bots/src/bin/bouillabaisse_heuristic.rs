@@ -1,11 +1,11 @@
 //! The heuristic La Bouillabaisse bot in Rust: the referee's built-in `heuristic` strategy, run
-//! as a separate process over the protocol (see `referee::bots::bouillabaisse_heuristic`).
+//! as a separate process over the protocol (see `engine::bouillabaisse::heuristic`).
 
+use engine::Strategy;
+use engine::bouillabaisse::heuristic::Heuristic;
 use protocol::bot::{Bot, run};
 use protocol::bouillabaisse::{Action, View};
 use protocol::{MatchStart, Request};
-use referee::bots::Strategy;
-use referee::bots::bouillabaisse_heuristic::Heuristic;
 use serde::de::IgnoredAny;
 
 struct HeuristicBot(Heuristic);

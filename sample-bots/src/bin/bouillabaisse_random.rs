@@ -3,10 +3,6 @@
 //!
 //! Run it with `referee match --game bouillabaisse --bot r=target/release/bouillabaisse-random ...`.
 
-use protocol::bouillabaisse::Action;
-use sample_bots::RandomBot;
-use serde::de::IgnoredAny;
-
 fn main() -> std::io::Result<()> {
-    protocol::bot::run::<IgnoredAny, Action, IgnoredAny>(&mut RandomBot::new("rust-random"))
+    sample_bots::run_random::<engine::bouillabaisse::Bouillabaisse>("rust-random")
 }

@@ -1,11 +1,11 @@
 //! The heuristic Vabanque bot in Rust: the referee's built-in `heuristic` strategy, run as a
-//! separate process over the protocol (see `referee::bots::vabanque_heuristic` for the strategy).
+//! separate process over the protocol (see `engine::vabanque::heuristic` for the strategy).
 
+use engine::Strategy;
+use engine::vabanque::heuristic::Heuristic;
 use protocol::bot::{Bot, run};
 use protocol::vabanque::{Action, Event, View};
 use protocol::{MatchStart, Request};
-use referee::bots::Strategy;
-use referee::bots::vabanque_heuristic::Heuristic;
 
 struct HeuristicBot(Heuristic);
 

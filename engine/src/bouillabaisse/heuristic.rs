@@ -4,10 +4,10 @@
 //!
 //! It reads nothing but its [`View`] and the legal cards.
 
-use super::Strategy;
-use crate::engine::bouillabaisse::Bouillabaisse;
-use crate::engine::bouillabaisse::scoring::card_points;
-use crate::engine::bouillabaisse::trick::winning;
+use crate::Strategy;
+use crate::bouillabaisse::Bouillabaisse;
+use crate::bouillabaisse::scoring::card_points;
+use crate::bouillabaisse::trick::winning;
 use protocol::bouillabaisse::{Action, Card, View};
 
 /// The heuristic bot (deterministic: it draws nothing at random).

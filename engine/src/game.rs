@@ -1,5 +1,6 @@
 //! The [`Game`] trait: what the referee core needs from any game.
 
+use crate::strategy::BuiltinBot;
 use serde::{Serialize, de::DeserializeOwned};
 use std::fmt::Debug;
 use std::ops::RangeInclusive;
@@ -110,12 +111,17 @@ impl Outcome {
 /// A state is built from options, a player count and a seed ([`Game::new`]); it then says who
 /// must decide ([`Game::to_move`]), what that seat may see ([`Game::view`]), whether an action
 /// is legal ([`Game::check`]), applies it ([`Game::play`]) and, at the end, gives the
-/// [`Outcome`]. It does no I/O and reads no clock; all chance comes from the seed.
-pub trait Game: Clone + Debug + Send + Sync + 'static {
+/// [`Outcome`]. It does no I/O and reads no clock; all chance comes from the seed. Two states are
+/// equal (`PartialEq`) when every field is, hidden parts and chance to come included.
+pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
     /// The game's name on the command line and on the wire.
     const NAME: &'static str;
     /// What the score is called in standings (e.g. `"money"`).
     const SCORE_NAME: &'static str;
+    /// Whether [`Game::legal_actions`] lists the legal actions (at every decision; it is
+    /// `None` at every decision otherwise). Tools that need the list (the Rust starter bot,
+    /// which plays among them) apply only to games that give it.
+    const LISTS_ACTIONS: bool;
     /// Game options (a table in the config; echoed to bots in `hello` and `match_start`).
     type Options: Serialize + DeserializeOwned + Default + Clone + Debug + Send + Sync;
     /// What one seat may see.
@@ -148,7 +154,10 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Everything `seat` may know now. This is the only place a seat's view is made.
     fn view(&self, seat: usize) -> Self::View;
 
-    /// Every legal action of the seat to move, when they are few enough to list.
+    /// Every legal action of the seat to move, for a game that can list them cheaply; `None`
+    /// for a game whose actions are too many to list (a rummy, whose action is a whole new
+    /// table). A game lists at every decision or at none, as [`Game::LISTS_ACTIONS`] says;
+    /// tools that know no game work from [`Game::baseline_action`] when it does not.
     fn legal_actions(&self) -> Option<Vec<Self::Action>>;
 
     /// Whether the seat to move may play `action`.
@@ -178,6 +187,13 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// A message saying what shape was expected.
     fn parse_action(&self, value: &serde_json::Value) -> Result<Self::Action, String>;
 
+    /// An action that is always legal for the seat to move, made from that seat's view alone
+    /// (e.g. `draw` in a rummy, the first card that follows suit in a trick-taking game). It is
+    /// what game-agnostic tools play when the game does not list its actions (the built-in
+    /// random bot, the seeded default action), and a bot may fall back on it too: it needs
+    /// nothing the bot does not see.
+    fn baseline_action(view: &Self::View) -> Self::Action;
+
     /// The documented action the referee plays for a seat that faulted.
     fn default_action(&self) -> Self::Action;
 
@@ -186,4 +202,21 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// The whole state, hidden parts included, for the match log.
     fn truth(&self) -> serde_json::Value;
+
+    /// A state that `seat` cannot tell from this one: every secret it does not know (other
+    /// hands, the order of a stock, the types of others' face-down cards) redrawn at random from
+    /// `seed`, consistently, so that the match can go on from it. Public information, `seat`'s
+    /// own secrets and the seat to move stay as they are. The conformance suite's twin-state
+    /// test plays on from both states and checks that `seat` is told exactly the same; a bot
+    /// that samples what it cannot see (determinization) does the same thing.
+    fn resample_hidden(&self, seat: usize, seed: u64) -> Self;
+
+    /// The built-in bots, the game's baseline bot first (see [`crate::strategy`]).
+    fn builtins() -> &'static [BuiltinBot<Self>];
+
+    /// Option sets that between them switch on every rule variant of the game, the defaults
+    /// first: the conformance suite runs each.
+    fn option_variants() -> Vec<Self::Options> {
+        vec![Self::Options::default()]
+    }
 }

@@ -2,13 +2,16 @@
 
 use super::MANCHES;
 use super::deck::{deal, default_decks, draw_chosen, trim};
+use super::heuristic::Heuristic;
 use super::scoring::{Sweep, scoring, sweep, trick_points};
 use super::trick::{suit_to_follow, winning};
-use crate::engine::{
-    Addressed, Audience, Game, Illegal, Outcome, SetupError, Turn, seed, shared_rules,
+use crate::random::Random;
+use crate::{
+    Addressed, Audience, BuiltinBot, Game, Illegal, Outcome, SetupError, Turn, seed, shared_rules,
 };
-use protocol::bouillabaisse::{Action, Card, Chosen, Event, Played};
+use protocol::bouillabaisse::{Action, Card, Chosen, Event, Played, View};
 use rand::RngExt;
+use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 use std::ops::RangeInclusive;
 
@@ -29,7 +32,7 @@ pub struct Options {
 }
 
 /// A match of La Bouillabaisse in progress.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Bouillabaisse {
     /// The match seed (deals, chosen items and default actions are drawn from it).
     pub(super) seed: u64,
@@ -195,6 +198,7 @@ impl Bouillabaisse {
 impl Game for Bouillabaisse {
     const NAME: &'static str = "bouillabaisse";
     const SCORE_NAME: &'static str = "points";
+    const LISTS_ACTIONS: bool = true;
     type Options = Options;
     type View = protocol::bouillabaisse::View;
     type Action = Action;
@@ -256,7 +260,7 @@ impl Game for Bouillabaisse {
         })
     }
 
-    fn view(&self, seat: usize) -> protocol::bouillabaisse::View {
+    fn view(&self, seat: usize) -> View {
         self.view_for(seat)
     }
 
@@ -329,6 +333,18 @@ impl Game for Bouillabaisse {
         Action::deserialize(value).map_err(|_| format!("expected {}", self.action_shape()))
     }
 
+    /// The first card of the hand that may be played: of the led suit if the hand holds one.
+    fn baseline_action(view: &View) -> Action {
+        let follow = suit_to_follow(&view.trick, &view.hand);
+        let card = view
+            .hand
+            .iter()
+            .copied()
+            .find(|c| follow.is_none_or(|suit| c.suit == suit))
+            .expect("a seat to move holds a card");
+        Action { card }
+    }
+
     /// For a seat that faulted: a uniformly random legal card, drawn from the match seed and
     /// the decision number (uniform like `builtin:random`, from a stream of its own; the same on
     /// every run).
@@ -351,5 +367,58 @@ impl Game for Bouillabaisse {
             "hands": self.hands,
             "totals": self.totals,
         })
+    }
+
+    /// The other seats' hands are dealt anew among themselves, each keeping its size. The deals
+    /// of later manches (chance still to come, drawn from the seed) stay as they are.
+    fn resample_hidden(&self, seat: usize, seed: u64) -> Self {
+        let mut rng = seed::rng(seed, "resample", 0);
+        let mut twin = self.clone();
+        let others: Vec<usize> = (0..self.players).filter(|&s| s != seat).collect();
+        let mut pool: Vec<Card> = others
+            .iter()
+            .flat_map(|&s| twin.hands[s].iter().copied())
+            .collect();
+        pool.shuffle(&mut rng);
+        let mut rest = pool.as_slice();
+        for &s in &others {
+            let (hand, after) = rest.split_at(twin.hands[s].len());
+            twin.hands[s] = hand.to_vec();
+            super::deck::sort_hand(&mut twin.hands[s]);
+            rest = after;
+        }
+        twin
+    }
+
+    fn builtins() -> &'static [BuiltinBot<Self>] {
+        const BUILTINS: &[BuiltinBot<Bouillabaisse>] = &[
+            BuiltinBot {
+                name: "random",
+                summary: "a uniformly random legal card",
+                make: || Box::new(Random::default()),
+            },
+            BuiltinBot {
+                name: "heuristic",
+                summary: "ducks and dumps dangerous cards (takes points in manche 6)",
+                make: || Box::new(Heuristic),
+            },
+        ];
+        BUILTINS
+    }
+
+    fn option_variants() -> Vec<Options> {
+        vec![
+            Options::default(),
+            Options {
+                decks: Some(2),
+                redraw: true,
+                all_or_nothing: true,
+            },
+            Options {
+                decks: Some(1),
+                redraw: false,
+                all_or_nothing: true,
+            },
+        ]
     }
 }

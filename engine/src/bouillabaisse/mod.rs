@@ -6,6 +6,7 @@
 //! function that builds what a seat may see.
 
 pub mod deck;
+pub mod heuristic;
 pub mod scoring;
 mod state;
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The cards of a match: one or two decks, the cards removed so that hands are equal, the deal,
 //! and the draw of the chosen suit, face rank and card. All chance comes from the match seed.
 
-use crate::engine::seed;
+use crate::seed;
 use protocol::bouillabaisse::{ACE, Card, Chosen, FACE_RANKS, LOWEST_RANK, Suit};
 use rand::RngExt;
 use rand::seq::SliceRandom;

@@ -1,12 +1,15 @@
 //! The Vabanque state machine.
 
+use super::heuristic::Heuristic;
 use super::payout::{next_order, table_payout, table_value};
 use super::{CHIP_VALUES, CHIPS_PER_PLAYER, MAX_STEPS, ROUNDS, TABLES};
-use crate::engine::{
-    Addressed, Audience, Game, Illegal, Outcome, SetupError, Turn, seed, shared_rules,
+use crate::random::Random;
+use crate::{
+    Addressed, Audience, BuiltinBot, Game, Illegal, Outcome, SetupError, Turn, seed, shared_rules,
 };
-use protocol::vabanque::{Action, Card, Event, Phase, Reveal, RevealedCard, TablePayout};
+use protocol::vabanque::{Action, Card, Event, Phase, Reveal, RevealedCard, TablePayout, View};
 use rand::RngExt;
+use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 use std::ops::RangeInclusive;
 
@@ -24,7 +27,7 @@ pub(super) struct Placement {
 }
 
 /// A match of Vabanque in progress.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Vabanque {
     /// The match seed (default actions are drawn from it).
     pub(super) seed: u64,
@@ -185,6 +188,15 @@ impl Vabanque {
         });
     }
 
+    /// Deals `cards` anew among themselves: the same multiset, in an order drawn from `rng`.
+    fn permute(cards: &mut [&mut Card], rng: &mut rand_chacha::ChaCha8Rng) {
+        let mut types: Vec<Card> = cards.iter().map(|c| **c).collect();
+        types.shuffle(rng);
+        for (slot, card) in cards.iter_mut().zip(types) {
+            **slot = card;
+        }
+    }
+
     fn check_table(&self, table: usize) -> Result<(), Illegal> {
         if table < self.tables {
             Ok(())
@@ -200,6 +212,7 @@ impl Vabanque {
 impl Game for Vabanque {
     const NAME: &'static str = "vabanque";
     const SCORE_NAME: &'static str = "money";
+    const LISTS_ACTIONS: bool = true;
     type Options = Options;
     type View = protocol::vabanque::View;
     type Action = Action;
@@ -253,7 +266,7 @@ impl Game for Vabanque {
         })
     }
 
-    fn view(&self, seat: usize) -> protocol::vabanque::View {
+    fn view(&self, seat: usize) -> View {
         self.view_for(seat)
     }
 
@@ -379,6 +392,22 @@ impl Game for Vabanque {
         if fits { Ok(action) } else { Err(expected()) }
     }
 
+    /// Table 0 for a chip or a card (the first card of the hand, in the order raise, bluff, trap),
+    /// no move for the token.
+    fn baseline_action(view: &View) -> Action {
+        match view.phase {
+            Phase::Chip => Action::Chip { table: 0 },
+            Phase::Card => Action::Card {
+                card: Card::ALL
+                    .into_iter()
+                    .find(|card| view.hand.contains(card))
+                    .unwrap_or(Card::Raise),
+                table: 0,
+            },
+            Phase::Move => Action::Move { steps: 0 },
+        }
+    }
+
     /// For a seat that faulted: a uniformly random legal action, drawn from the match seed and
     /// the decision number. A faulting bot thus plays exactly as well as `builtin:random` —
     /// faulting never pays — and the choice is the same on every run and every machine.
@@ -404,5 +433,50 @@ impl Game for Vabanque {
             })).collect::<Vec<_>>(),
             "cards_in_play": self.cards,
         })
+    }
+
+    /// The types of every other seat's face-down cards are dealt anew: this round's placed cards
+    /// and hand together (each seat holds one of each card a round), and the cards of earlier
+    /// rounds that were never revealed among themselves.
+    fn resample_hidden(&self, seat: usize, seed: u64) -> Self {
+        let mut rng = seed::rng(seed, "resample", 0);
+        let mut twin = self.clone();
+        for owner in (0..self.players).filter(|&o| o != seat) {
+            let mut this_round: Vec<&mut Card> = twin
+                .cards
+                .iter_mut()
+                .filter(|p| p.owner == owner)
+                .map(|p| &mut p.card)
+                .chain(twin.hands[owner].iter_mut())
+                .collect();
+            Self::permute(&mut this_round, &mut rng);
+            twin.hands[owner].sort_by_key(|c| Card::ALL.iter().position(|a| a == c));
+            for round in 1..=ROUNDS as u32 {
+                let mut hidden: Vec<&mut Card> = twin
+                    .never_revealed
+                    .iter_mut()
+                    .filter(|(r, p)| *r == round && p.owner == owner)
+                    .map(|(_, p)| &mut p.card)
+                    .collect();
+                Self::permute(&mut hidden, &mut rng);
+            }
+        }
+        twin
+    }
+
+    fn builtins() -> &'static [BuiltinBot<Self>] {
+        const BUILTINS: &[BuiltinBot<Vabanque>] = &[
+            BuiltinBot {
+                name: "random",
+                summary: "a uniformly random legal action",
+                make: || Box::new(Random::default()),
+            },
+            BuiltinBot {
+                name: "heuristic",
+                summary: "chips where only its token reaches, traps where rivals go, moves to the best expected payout",
+                make: || Box::new(Heuristic::default()),
+            },
+        ];
+        BUILTINS
     }
 }

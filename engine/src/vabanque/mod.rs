@@ -4,6 +4,7 @@
 //! [`payout`] holds the pure scoring and ordering rules, [`Vabanque`] the state machine, and
 //! `view.rs` the one function that builds what a seat may see.
 
+pub mod heuristic;
 pub mod payout;
 mod state;
 #[cfg(test)]

@@ -5,8 +5,8 @@
 //! It reads nothing but its [`View`]. An opponent holds one Raise, one Bluff and one Trap each
 //! round, so `k` of its cards at a table hold its Trap with probability `k/3`.
 
-use super::Strategy;
-use crate::engine::vabanque::{MAX_STEPS, Vabanque};
+use crate::Strategy;
+use crate::vabanque::{MAX_STEPS, Vabanque};
 use protocol::vabanque::{Action, Card, Phase, View};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

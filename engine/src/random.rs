@@ -1,7 +1,7 @@
-//! The random bot: a uniform choice among the legal actions, from the bot's own seed.
+//! The random bot: a uniform choice among the legal actions, from the bot's own seed; the game's
+//! [baseline action](crate::Game::baseline_action) in a game that does not list its actions.
 
-use super::Strategy;
-use crate::engine::Game;
+use crate::{Game, Strategy};
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
@@ -24,10 +24,10 @@ impl<G: Game> Strategy<G> for Random {
         self.rng = ChaCha8Rng::seed_from_u64(seed);
     }
 
-    fn decide(&mut self, _view: &G::View, legal: Option<&[G::Action]>) -> G::Action {
-        legal
-            .and_then(|legal| legal.choose(&mut self.rng))
-            .cloned()
-            .expect("the generic random bot needs a game that lists its legal actions")
+    fn decide(&mut self, view: &G::View, legal: Option<&[G::Action]>) -> G::Action {
+        match legal.and_then(|legal| legal.choose(&mut self.rng)) {
+            Some(action) => action.clone(),
+            None => G::baseline_action(view),
+        }
     }
 }
