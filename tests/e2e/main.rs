@@ -17,6 +17,7 @@ mod schema;
 mod strength;
 mod time_controls;
 mod tournament;
+mod transcripts;
 mod util;
 mod worked_examples;
 mod zoo;
