@@ -8,6 +8,7 @@ mod bouillabaisse;
 mod check;
 mod cli_errors;
 mod determinism;
+mod doc_code;
 mod faults;
 mod lifecycle;
 mod matches;
