@@ -1,5 +1,6 @@
 //! La Bouillabaisse's game-specific messages: the view a seat receives, the action it sends and
-//! the events it is told about. The rules are in `docs/rules-bouillabaisse.md`.
+//! the events it is told about. The rules are in `docs/rules-bouillabaisse.md`, these messages on
+//! the wire in `docs/protocol-bouillabaisse.md`.
 //!
 //! A card is a two-character string on the wire: the rank (`2`–`9`, `T` for 10, `J`, `Q`, `K`,
 //! `A`) then the suit (`C` clubs, `D` diamonds, `H` hearts, `S` spades), e.g. `"TH"` or `"QS"`.

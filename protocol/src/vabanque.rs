@@ -1,5 +1,6 @@
 //! Vabanque's game-specific messages: the view a seat receives, the actions it may send and
-//! the events it is told about. The rules are in `docs/rules-vabanque.md`.
+//! the events it is told about. The rules are in `docs/rules-vabanque.md`, these messages on the
+//! wire in `docs/protocol-vabanque.md`.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

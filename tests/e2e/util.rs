@@ -272,3 +272,75 @@ fn the_survivor_check_finds_a_marked_process_and_its_children() {
     let _ = sleeper.wait();
     assert_no_marked_survivors(&cmd);
 }
+
+/// A fenced code block of a Markdown page that an HTML comment right before it ties to a file of
+/// the repository: `<!-- KIND: PATH -->` on the line before the opening fence.
+#[derive(Debug)]
+pub struct MarkedBlock {
+    /// The page, relative to the workspace root.
+    pub page: String,
+    /// The line of the opening fence (from 1).
+    pub line: usize,
+    /// The marker's kind: `file`, `part of`, `transcript`.
+    pub kind: String,
+    /// The marker's path, relative to the workspace root.
+    pub path: String,
+    /// The block's text: its lines without the fences, each ending with `\n`.
+    pub text: String,
+}
+
+/// The marked fenced code blocks of `page` (relative to the workspace root), in order. A marker
+/// that is not followed by a fence, or a fence that is not closed, fails the test.
+pub fn marked_blocks(page: &str) -> Vec<MarkedBlock> {
+    let source = std::fs::read_to_string(root().join(page)).unwrap();
+    let lines: Vec<&str> = source.lines().collect();
+    let mut blocks = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(marker) = line
+            .strip_prefix("<!-- ")
+            .and_then(|l| l.strip_suffix(" -->"))
+        else {
+            continue;
+        };
+        let Some((kind, path)) = marker.split_once(": ") else {
+            continue;
+        };
+        let fence = lines.get(i + 1).copied().unwrap_or("");
+        assert!(
+            fence.starts_with("```"),
+            "{page}:{}: the marker {line:?} is not right before a fenced code block",
+            i + 1
+        );
+        let body: Vec<&str> = lines[i + 2..]
+            .iter()
+            .copied()
+            .take_while(|l| *l != "```")
+            .collect();
+        assert!(
+            i + 2 + body.len() < lines.len(),
+            "{page}:{}: the code block is not closed",
+            i + 2
+        );
+        blocks.push(MarkedBlock {
+            page: page.to_string(),
+            line: i + 2,
+            kind: kind.to_string(),
+            path: path.to_string(),
+            text: body.iter().map(|l| format!("{l}\n")).collect(),
+        });
+    }
+    blocks
+}
+
+/// The Markdown pages of `docs/`, relative to the workspace root, sorted.
+pub fn doc_pages() -> Vec<String> {
+    let mut pages: Vec<String> = std::fs::read_dir(root().join("docs"))
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            name.ends_with(".md").then(|| format!("docs/{name}"))
+        })
+        .collect();
+    pages.sort();
+    pages
+}
