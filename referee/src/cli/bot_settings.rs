@@ -203,7 +203,11 @@ pub(super) fn process_options(
             continue;
         };
         for output in &outputs {
-            if output.canonicalize().is_ok_and(|o| workdir.starts_with(&o)) {
+            // An output may not exist yet (the results directory is made later).
+            let resolved = output
+                .canonicalize()
+                .or_else(|_| std::path::absolute(output));
+            if resolved.is_ok_and(|o| workdir.starts_with(&o)) {
                 return Err(Failure::usage(format!(
                     "bot '{}': its workdir {} is (inside) {}, which bots must not see; move one of them",
                     bot.name,

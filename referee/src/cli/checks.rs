@@ -2,25 +2,15 @@
 //! built-in exists, every command can run, and the options parse.
 
 use super::Failure;
-use crate::seat::{BotSpec, Launch};
+use crate::seat::BotSpec;
 use engine::Game;
 
 /// Every built-in name exists in the game and every command exists and is executable.
 pub fn check_bots<G: Game>(specs: &[BotSpec]) -> Result<(), Failure> {
-    for spec in specs {
-        if let Launch::Builtin(name) = &spec.launch
-            && engine::strategy::builtin::<G>(name).is_none()
-        {
-            return Err(Failure::usage(format!(
-                "bot '{}': {} has no built-in bot '{name}' (built-ins: {})",
-                spec.name,
-                G::NAME,
-                engine::strategy::builtin_names::<G>().join(", ")
-            )));
-        }
-        spec.resolve().map_err(Failure::usage)?;
-    }
-    Ok(())
+    specs
+        .iter()
+        .try_for_each(BotSpec::check::<G>)
+        .map_err(Failure::usage)
 }
 
 /// The game's options from their JSON form.

@@ -4,11 +4,10 @@ use super::Failure;
 use super::args::{LeaderboardArgs, MergeArgs};
 use super::board_render;
 use super::output::out;
+use crate::tournament::Leaderboard;
 use crate::tournament::results::{
     self, MatchResult, ResultsFile, TournamentMeta, difference, read_meta,
 };
-use crate::tournament::{Leaderboard, compute};
-use engine::GameKind;
 use protocol::ExitCode;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -17,12 +16,7 @@ fn leaderboard(
     meta: &TournamentMeta,
     results: &BTreeMap<u64, MatchResult>,
 ) -> Result<Leaderboard, Failure> {
-    use engine::Game;
-    let kind = GameKind::from_name(&meta.game).map_err(Failure::usage)?;
-    let score_name = engine::with_game!(kind, G => G::SCORE_NAME);
-    let names: Vec<String> = meta.bots.iter().map(|b| b.name.clone()).collect();
-    let refs: Vec<&MatchResult> = results.values().collect();
-    Ok(compute(&meta.game, score_name, &names, &refs, meta.matches))
+    crate::tournament::leaderboard(meta, results).map_err(Failure::usage)
 }
 
 /// Runs `referee leaderboard`.

@@ -2,12 +2,11 @@
 
 use super::Failure;
 use super::args::{BoardFormat, ScheduleArg, TournamentArgs};
+use super::bot_settings::process_options;
 use super::match_config::{
     BotEntry, Refereeing, RefereeingFile, bot_specs, drawn_seed, game_kind, game_options, read_toml,
 };
-use crate::seat::BotSpec;
-use crate::tournament::Format;
-use engine::GameKind;
+use crate::tournament::{Format, TournamentConfig};
 use serde::Deserialize;
 use std::path::PathBuf;
 
@@ -35,46 +34,15 @@ struct TournamentFile {
     refereeing: RefereeingFile,
 }
 
-/// A validated tournament configuration (the player count and match count are settled against
-/// the game later, where the game's type is known).
+/// `referee tournament`'s settings: the tournament to run, and how to show it.
 #[derive(Debug)]
-pub struct TournamentConfig {
-    /// The game.
-    pub game: GameKind,
-    /// The field.
-    pub bots: Vec<BotSpec>,
-    /// Players per match, if given.
-    pub players: Option<usize>,
-    /// Matches, if given.
-    pub matches: Option<u64>,
-    /// The tournament seed.
-    pub seed: u64,
+pub struct TournamentSettings {
+    /// The tournament (the player and match counts are settled against the game when it runs).
+    pub config: TournamentConfig,
     /// Whether the seed was drawn at random because none was given or recorded.
     pub seed_drawn: bool,
-    /// Matches at once.
-    pub jobs: usize,
-    /// Whether workers and their bots are pinned to cores.
-    pub pin: bool,
-    /// The results directory.
-    pub out: PathBuf,
-    /// The schedule format.
-    pub format: Format,
-    /// The gauntlet's candidate (index into `bots`).
-    pub candidate: usize,
-    /// Duplicate play.
-    pub duplicate: bool,
-    /// Continue existing results.
-    pub resume: bool,
-    /// `(k, n)`: play shard k (0-based) of n.
-    pub shard: Option<(u64, u64)>,
-    /// Keep match logs.
-    pub logs: bool,
     /// No progress bar.
     pub quiet: bool,
-    /// How faults are handled and bots isolated.
-    pub refereeing: Refereeing,
-    /// Game options.
-    pub options: serde_json::Value,
     /// Leaderboard format.
     pub board: BoardFormat,
 }
@@ -100,7 +68,7 @@ fn parse_shard(text: &str) -> Result<(u64, u64), Failure> {
 ///
 /// # Errors
 /// A usage [`Failure`] with one line saying what is wrong.
-pub fn from_args(args: TournamentArgs) -> Result<TournamentConfig, Failure> {
+pub fn from_args(args: TournamentArgs) -> Result<TournamentSettings, Failure> {
     let file: TournamentFile = match &args.config {
         Some(path) => read_toml(path)?,
         None => TournamentFile::default(),
@@ -152,25 +120,36 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentConfig, Failure> {
         ));
     }
     let seed = given.or(recorded);
-    Ok(TournamentConfig {
-        game,
-        bots,
-        players: args.players.or(file.players),
-        matches: args.matches.or(file.matches),
+    let process = process_options(
+        refereeing.sandbox,
+        std::iter::once(out.clone())
+            .chain(refereeing.hide.iter().cloned())
+            .collect(),
+        &bots,
+    )?;
+    Ok(TournamentSettings {
+        config: TournamentConfig {
+            game,
+            options: game_options(file.options, &args.refereeing.options)?,
+            bots,
+            players: args.players.or(file.players),
+            matches: args.matches.or(file.matches),
+            seed: seed.unwrap_or_else(drawn_seed),
+            format,
+            candidate,
+            duplicate: args.duplicate.or(file.duplicate).unwrap_or(true),
+            shard,
+            resume: args.resume,
+            out,
+            logs: args.logs || file.logs.unwrap_or(false),
+            jobs,
+            pin: args.pin.or(file.pin).unwrap_or(jobs <= cores),
+            max_faults: refereeing.max_faults,
+            policy: refereeing.policy,
+            process,
+        },
         seed_drawn: seed.is_none(),
-        seed: seed.unwrap_or_else(drawn_seed),
-        jobs,
-        pin: args.pin.or(file.pin).unwrap_or(jobs <= cores),
-        out,
-        format,
-        candidate,
-        duplicate: args.duplicate.or(file.duplicate).unwrap_or(true),
-        resume: args.resume,
-        shard,
-        logs: args.logs || file.logs.unwrap_or(false),
         quiet: args.quiet,
-        refereeing,
-        options: game_options(file.options, &args.refereeing.options)?,
         board: args.format.or(file.format).unwrap_or_default(),
     })
 }

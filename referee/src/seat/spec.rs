@@ -76,6 +76,18 @@ pub enum BotSpecError {
     /// A name that cannot be used.
     #[error("bot name {0:?} is not valid: use letters, digits, '_', '-' or '.'")]
     BadName(String),
+    /// A built-in bot the game does not have.
+    #[error("bot '{name}': {game} has no built-in bot '{builtin}' (built-ins: {known})")]
+    UnknownBuiltin {
+        /// The bot's name.
+        name: String,
+        /// The game.
+        game: &'static str,
+        /// The built-in asked for.
+        builtin: String,
+        /// The game's built-ins, comma-separated.
+        known: String,
+    },
 }
 
 const BUILTIN_PREFIX: &str = "builtin:";
@@ -164,6 +176,26 @@ impl BotSpec {
             Launch::Command(words) => shlex::try_join(words.iter().map(String::as_str))
                 .unwrap_or_else(|_| words.join(" ")),
         }
+    }
+
+    /// Checks, before any process starts, that the bot can be run in game `G`: a built-in
+    /// that the game has, or a command whose program exists and is executable.
+    ///
+    /// # Errors
+    /// [`BotSpecError::UnknownBuiltin`], [`BotSpecError::NotFound`] or
+    /// [`BotSpecError::NotExecutable`].
+    pub fn check<G: engine::Game>(&self) -> Result<(), BotSpecError> {
+        if let Launch::Builtin(builtin) = &self.launch
+            && engine::strategy::builtin::<G>(builtin).is_none()
+        {
+            return Err(BotSpecError::UnknownBuiltin {
+                name: self.name.clone(),
+                game: G::NAME,
+                builtin: builtin.clone(),
+                known: engine::strategy::builtin_names::<G>().join(", "),
+            });
+        }
+        self.resolve().map(drop)
     }
 
     /// Checks that a command's program exists and is executable, and returns its path.

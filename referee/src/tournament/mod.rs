@@ -1,13 +1,28 @@
 //! Tournaments: many seeded matches, in parallel, with fair seating, a resumable results file,
 //! shards, and a leaderboard with ratings and confidence intervals. See `docs/tournament.md`.
+//!
+//! [`run`] plays a whole tournament from a [`TournamentConfig`] and reports to a [`Reporter`];
+//! a format is a [`Schedule`] (one module per format in [`schedule`]) ranked by a [`Scoring`].
 
 pub mod affinity;
+mod config;
 mod pool;
+pub mod progress;
+mod report;
 pub mod results;
+mod run;
+#[cfg(test)]
+mod run_tests;
 pub mod schedule;
+mod scoring;
 pub mod standings;
 
+pub use config::TournamentConfig;
 pub use pool::{PoolSettings, run_pool};
+pub use progress::{Provisional, Snapshot, Tally};
+pub use report::{Outcome, Reporter, Started};
 pub use results::{MatchResult, ResultsFile, TournamentMeta};
-pub use schedule::{Format, ScheduleSpec, ScheduledMatch};
+pub use run::{TournamentError, players, run};
+pub use schedule::{Format, Schedule, ScheduleSpec, ScheduledMatch};
+pub use scoring::{Field, Scoring, WengLin, leaderboard};
 pub use standings::{Leaderboard, compute};

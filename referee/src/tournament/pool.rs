@@ -27,7 +27,6 @@ use engine::Game;
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
 
 /// How the pool plays.
@@ -244,6 +243,6 @@ async fn worker<G: Game>(
     }
     .await;
     let mut alive: Vec<Player<G>> = kept.into_iter().flatten().map(|k| k.player).collect();
-    shutdown_players(&mut alive, Duration::from_secs(1)).await;
+    shutdown_players(&mut alive, settings.process.exit_grace).await;
     outcome
 }

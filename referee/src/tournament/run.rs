@@ -1,0 +1,278 @@
+//! Running a whole tournament: the one entry point ([`run`]) that the CLI, tests and any other
+//! tool call. It settles the player and match counts, builds the schedule (its shard, less what
+//! the results directory already holds), plays it on the [pool](super::run_pool), appends each
+//! result to `matches.jsonl` as it arrives, reports typed events to a [`Reporter`], and scores
+//! the leaderboard at the end.
+
+use super::config::TournamentConfig;
+use super::progress::Tally;
+use super::report::{Outcome, Reporter, Started};
+use super::results::{MetaBot, ResultsError, read_results};
+use super::schedule::{self, ScheduleSpec, ScheduledMatch};
+use super::scoring::leaderboard;
+use super::{MatchResult, PoolSettings, ResultsFile, TournamentMeta, run_pool};
+use crate::runner::RunError;
+use crate::seat::BotSpecError;
+use engine::Game;
+use std::future::Future;
+use std::sync::Arc;
+
+/// Why a tournament could not be run: the caller's settings, or the referee itself (never a
+/// bot, whose misbehaviour is in the results).
+#[derive(Debug, thiserror::Error)]
+pub enum TournamentError {
+    /// The game is not played by that many.
+    #[error("{game} is played by {min} to {max} players, not {players} (--players)")]
+    Players {
+        /// The game.
+        game: &'static str,
+        /// Its fewest players.
+        min: usize,
+        /// Its most players.
+        max: usize,
+        /// The count asked for.
+        players: usize,
+    },
+    /// Fewer bots than seats.
+    #[error(
+        "{players} players per match need at least {players} bots; {bots} were given (--bot NAME=COMMAND, once per bot)"
+    )]
+    TooFewBots {
+        /// Players per match.
+        players: usize,
+        /// Bots given.
+        bots: usize,
+    },
+    /// A bot cannot be run.
+    #[error(transparent)]
+    Bot(#[from] BotSpecError),
+    /// The options are not the game's.
+    #[error("invalid options for {game}: {message}")]
+    Options {
+        /// The game.
+        game: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+    /// The results directory cannot be used (another tournament, results without resume, in
+    /// use, corrupt, unreadable).
+    #[error(transparent)]
+    Results(#[from] ResultsError),
+    /// A directory for stderr captures or logs cannot be made.
+    #[error("cannot create {path}: {source}")]
+    Directory {
+        /// The directory.
+        path: std::path::PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A result could not be written (the results so far are kept).
+    #[error("{0}")]
+    Write(ResultsError),
+    /// The referee failed while playing (a match log not written, a worker lost).
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
+impl TournamentError {
+    /// Whether the error is in the caller's settings (rather than a failure while running).
+    pub fn is_usage(&self) -> bool {
+        !matches!(self, TournamentError::Write(_) | TournamentError::Run(_))
+    }
+}
+
+/// Runs the tournament `config` describes, reporting to `reporter`, until every match of its
+/// share is played or `interrupt` resolves. Must be called inside a Tokio runtime; the matches
+/// run on worker threads of their own (`config.jobs`). When it returns, every bot process it
+/// started has been stopped.
+///
+/// # Errors
+/// [`TournamentError`] for settings that cannot be played (checked before any bot starts,
+/// except those found when the results directory is opened) or a failure of the referee.
+pub async fn run(
+    config: &TournamentConfig,
+    reporter: &mut dyn Reporter,
+    interrupt: impl Future<Output = ()>,
+) -> Result<Outcome, TournamentError> {
+    engine::with_game!(config.game, G => run_game::<G>(config, reporter, interrupt).await)
+}
+
+/// The player count: as given, or the game's smallest count that the field fills, at most 4.
+///
+/// # Errors
+/// [`TournamentError::Players`] or [`TournamentError::TooFewBots`].
+pub fn players<G: Game>(config: &TournamentConfig) -> Result<usize, TournamentError> {
+    let counts = G::player_counts();
+    let bots = config.bots.len();
+    let players = config
+        .players
+        .unwrap_or_else(|| bots.clamp(*counts.start(), (*counts.end()).min(4)));
+    if !counts.contains(&players) {
+        return Err(TournamentError::Players {
+            game: G::NAME,
+            min: *counts.start(),
+            max: *counts.end(),
+            players,
+        });
+    }
+    if bots < players {
+        return Err(TournamentError::TooFewBots { players, bots });
+    }
+    Ok(players)
+}
+
+/// What `tournament.json` records of `config`: every setting that changes results.
+fn meta<G: Game>(config: &TournamentConfig, players: usize, matches: u64) -> TournamentMeta {
+    TournamentMeta {
+        game: G::NAME.to_string(),
+        options: config.options.clone(),
+        bots: config
+            .bots
+            .iter()
+            .map(|b| MetaBot {
+                name: b.name.clone(),
+                command: b.describe(),
+                limits: b.settings.time.limits,
+                overruns: b.settings.time.overruns,
+                overrun_ms: b.settings.time.overrun_ms,
+                resources: b.settings.limits,
+            })
+            .collect(),
+        players,
+        format: config.format,
+        candidate: (config.format == schedule::Format::Gauntlet)
+            .then(|| config.bots[config.candidate].name.clone()),
+        matches,
+        seed: config.seed,
+        duplicate: config.duplicate,
+        max_faults: config.max_faults,
+        policy: config.policy,
+    }
+}
+
+async fn run_game<G: Game>(
+    config: &TournamentConfig,
+    reporter: &mut dyn Reporter,
+    interrupt: impl Future<Output = ()>,
+) -> Result<Outcome, TournamentError> {
+    let players = players::<G>(config)?;
+    config.bots.iter().try_for_each(|b| b.check::<G>())?;
+    let options: G::Options =
+        serde_json::from_value(config.options.clone()).map_err(|e| TournamentError::Options {
+            game: G::NAME,
+            message: e.to_string(),
+        })?;
+    let schedule = config.format.schedule();
+    let bots = config.bots.len();
+    let matches = config
+        .matches
+        .unwrap_or_else(|| schedule.cycle_length(bots, players));
+    let unit = schedule.balanced_unit(bots, players);
+    let mut scheduled = schedule.build(&ScheduleSpec {
+        format: config.format,
+        bots,
+        players,
+        matches,
+        seed: config.seed,
+        duplicate: config.duplicate,
+        candidate: config.candidate,
+    });
+    if let Some((k, n)) = config.shard {
+        scheduled.retain(|m| m.id % n == k);
+    }
+    let share = scheduled.len() as u64;
+    let meta = meta::<G>(config, players, matches);
+    let (mut file, done) = ResultsFile::open(&config.out, &meta, config.resume)?;
+    scheduled.retain(|m| !done.contains_key(&m.id));
+    let stderr_dir = config.out.join("stderr");
+    let logs_dir = config.out.join("logs");
+    for dir in std::iter::once(&stderr_dir).chain(config.logs.then_some(&logs_dir)) {
+        std::fs::create_dir_all(dir).map_err(|source| TournamentError::Directory {
+            path: dir.clone(),
+            source,
+        })?;
+    }
+    reporter.started(&Started {
+        game: G::NAME,
+        bots,
+        players,
+        matches,
+        share,
+        done: done.len() as u64,
+        shard: config.shard,
+        jobs: config.jobs,
+        seed: config.seed,
+        out: config.out.clone(),
+        unbalanced: (matches % unit != 0).then_some(unit),
+    });
+    let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
+    let mut tally = Tally::new(&names);
+    done.values().for_each(|r| tally.add(r));
+    let settings = Arc::new(PoolSettings::<G> {
+        specs: config.bots.clone(),
+        options,
+        max_faults: config.max_faults,
+        policy: config.policy,
+        process: config.process.clone(),
+        stderr_dir: Some(stderr_dir),
+        logs_dir: config.logs.then_some(logs_dir),
+        duplicate: config.duplicate,
+        jobs: config.jobs,
+        pin: config.pin,
+    });
+    let mut written = 0u64;
+    let played = play(settings, scheduled, interrupt, |result| {
+        file.append(result).map_err(TournamentError::Write)?;
+        written += 1;
+        tally.add(result);
+        reporter.match_finished(result, &tally.snapshot());
+        Ok(())
+    })
+    .await?;
+    if !played {
+        reporter.interrupted(written);
+        return Ok(Outcome::Interrupted { written });
+    }
+    drop(file);
+    let (results, _) = read_results(&config.out)?;
+    let board = leaderboard(&meta, &results).expect("a registered game");
+    reporter.finished(&board);
+    Ok(Outcome::Finished(board))
+}
+
+/// Plays `scheduled` on the pool, handing each result to `written` as it arrives; whether
+/// every match was played (`false` when `interrupt` resolved first). The first failure —
+/// `written`'s or the pool's — stops the pool, and so every bot, before it is returned.
+async fn play<G: Game>(
+    settings: Arc<PoolSettings<G>>,
+    scheduled: Vec<ScheduledMatch>,
+    interrupt: impl Future<Output = ()>,
+    mut written: impl FnMut(&MatchResult) -> Result<(), TournamentError>,
+) -> Result<bool, TournamentError> {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<MatchResult>();
+    let pool = run_pool(settings, scheduled, tx);
+    let coordinator = async {
+        while let Some(result) = rx.recv().await {
+            written(&result)?;
+        }
+        Ok::<(), TournamentError>(())
+    };
+    tokio::pin!(pool, coordinator, interrupt);
+    let mut pool_done = None;
+    // The coordinator ends when the pool has sent its last result (the pool's sender is then
+    // dropped), or at its first failure, which stops the pool as it is dropped.
+    loop {
+        tokio::select! {
+            finished = &mut pool, if pool_done.is_none() => pool_done = Some(finished),
+            coordinated = &mut coordinator => {
+                coordinated?;
+                if let Some(Err(e)) = pool_done {
+                    return Err(e.into());
+                }
+                return Ok(true);
+            }
+            () = &mut interrupt => return Ok(false),
+        }
+    }
+}

@@ -1,0 +1,41 @@
+//! The gauntlet: one candidate against every (P−1)-subset of the others, in turn.
+
+use super::combinations::Combinations;
+use super::{Schedule, ScheduleSpec, ScheduledMatch, binomial, feasible, rotated};
+
+/// The candidate (`spec.candidate`) in every match, the others as in a round-robin of P−1.
+pub struct Gauntlet;
+
+impl Schedule for Gauntlet {
+    fn cycle_length(&self, bots: usize, players: usize) -> u64 {
+        binomial(bots - 1, players - 1).saturating_mul(players as u64)
+    }
+
+    fn build(&self, spec: &ScheduleSpec) -> Vec<ScheduledMatch> {
+        if !feasible(spec) {
+            return Vec::new();
+        }
+        let (n, p) = (spec.bots, spec.players);
+        // Built with bot 0 as the candidate, then bot 0 and the candidate swap places: the
+        // candidate meets the others in the same order whichever bot it is.
+        let groups = std::iter::repeat_with(move || Combinations::new(n - 1, p - 1))
+            .flatten()
+            .map(|others| {
+                std::iter::once(0)
+                    .chain(others.into_iter().map(|b| b + 1))
+                    .collect()
+            });
+        let mut schedule = rotated(spec, groups);
+        let swap = |b: usize| match b {
+            0 => spec.candidate,
+            b if b == spec.candidate => 0,
+            b => b,
+        };
+        for m in &mut schedule {
+            for b in &mut m.seats {
+                *b = swap(*b);
+            }
+        }
+        schedule
+    }
+}

@@ -1,0 +1,25 @@
+//! The round-robin: every P-subset of the bots, in turn, each rotated through the seats; the
+//! cycle starts again when the subsets run out.
+
+use super::combinations::Combinations;
+use super::{Schedule, ScheduleSpec, ScheduledMatch, binomial, feasible, rotated};
+
+/// Every P-subset of the bots in lexicographic order, each played P times.
+pub struct RoundRobin;
+
+impl Schedule for RoundRobin {
+    fn cycle_length(&self, bots: usize, players: usize) -> u64 {
+        binomial(bots, players).saturating_mul(players as u64)
+    }
+
+    fn build(&self, spec: &ScheduleSpec) -> Vec<ScheduledMatch> {
+        if !feasible(spec) {
+            return Vec::new();
+        }
+        let (n, p) = (spec.bots, spec.players);
+        rotated(
+            spec,
+            std::iter::repeat_with(move || Combinations::new(n, p)).flatten(),
+        )
+    }
+}
