@@ -233,9 +233,10 @@ pub fn skipped(test: &str, why: &str) {
     eprintln!("SKIPPED {test}: {why}");
 }
 
-/// Waits (up to a minute) until `file` holds at least `n` complete lines.
+/// Waits until `file` holds at least `n` complete lines: as long as that takes on a loaded
+/// machine, up to ten minutes (a bound only a referee that stopped writing reaches).
 pub fn wait_for_lines(file: &Path, n: usize) {
-    let deadline = Instant::now() + Duration::from_secs(60);
+    let deadline = Instant::now() + Duration::from_secs(600);
     while std::fs::read(file)
         .map(|b| b.iter().filter(|&&c| c == b'\n').count())
         .unwrap_or(0)
