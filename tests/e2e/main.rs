@@ -9,6 +9,7 @@ mod check;
 mod cli_errors;
 mod determinism;
 mod doc_code;
+mod every_game;
 mod faults;
 mod lifecycle;
 mod matches;
