@@ -30,8 +30,6 @@ pub const PROBE_MATCH: usize = 3;
 pub const PROBE_AT: [usize; 2] = [1, 2];
 /// The most matches a check plays while a phase has not been asked of the bot yet.
 pub const MAX_MATCHES: usize = 6;
-/// How long the bot has to exit after `goodbye` (the protocol's one second).
-const EXIT_GRACE: Duration = Duration::from_secs(1);
 /// How long the bot's output is read after each match (`match_end` written) before the next
 /// one starts: what a bot writes then, or an exit, shows within it.
 pub const SETTLE: Duration = Duration::from_millis(150);
@@ -94,7 +92,7 @@ pub async fn gather<G: Game>(
             if let Seat::Process(bot) = &players[0].seat {
                 facts.peak_memory = Some(bot.peak_memory());
             }
-            shutdown_players(&mut players, EXIT_GRACE).await;
+            shutdown_players(&mut players, config.process.exit_grace).await;
             return Ok(facts);
         }
     };
@@ -159,11 +157,11 @@ pub async fn gather<G: Game>(
         let asked = Instant::now();
         let goodbye = json_line(&ToBot::<(), (), ()>::Goodbye(Goodbye {}));
         if facts.gone.is_none() {
-            let closing = bot.close(Some(&goodbye), EXIT_GRACE).await;
+            let closing = bot.close(Some(&goodbye)).await;
             facts.exit = closing.map(|c| Exit::from_closing(c, millis(asked.elapsed())));
         }
     }
-    shutdown_players(&mut players, EXIT_GRACE).await;
+    shutdown_players(&mut players, config.process.exit_grace).await;
     facts.eof_exit = exit_at_eof::<G>(config, options).await;
     Ok(facts)
 }
@@ -183,11 +181,11 @@ async fn exit_at_eof<G: Game>(config: &CheckConfig, options: &G::Options) -> Opt
     if let (Seat::Process(bot), true) = (&mut players[0].seat, usable) {
         let closed = Instant::now();
         exit = bot
-            .close(None, EXIT_GRACE)
+            .close(None)
             .await
             .map(|closing| Exit::from_closing(closing, millis(closed.elapsed())));
     }
-    shutdown_players(&mut players, EXIT_GRACE).await;
+    shutdown_players(&mut players, config.process.exit_grace).await;
     exit
 }
 

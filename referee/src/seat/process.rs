@@ -96,7 +96,9 @@ pub struct ProcessOptions {
     pub stderr_file: Option<PathBuf>,
     /// Most bytes of stderr written to `stderr_file`.
     pub stderr_cap: u64,
-    /// How long a bot has to exit by itself after `goodbye` before its group is killed.
+    /// How long a bot has to exit by itself after `goodbye`, or after the end of its input,
+    /// before its group is killed: the protocol's one second by default. The one setting of it:
+    /// every caller that ends bots gives them this.
     pub exit_grace: Duration,
     /// The sandbox bots run in.
     pub sandbox: Sandbox,
@@ -148,6 +150,8 @@ pub struct ProcessBot {
     first_id: u64,
     /// The line-length cap, for fault messages.
     max_line_bytes: usize,
+    /// How long it has to exit after `goodbye` ([`ProcessOptions::exit_grace`]).
+    exit_grace: Duration,
 }
 
 impl ProcessBot {
@@ -267,6 +271,7 @@ impl ProcessBot {
             stdout_pipe,
             first_id: 0,
             max_line_bytes: options.max_line_bytes,
+            exit_grace: options.exit_grace,
         })
     }
 
@@ -283,11 +288,6 @@ impl ProcessBot {
     /// Whether the bot's process has exited by now (it may have quit after a match ended).
     pub fn has_exited(&mut self) -> bool {
         !self.alive || matches!(self.child.try_wait(), Ok(Some(_)))
-    }
-
-    /// The last few KiB of the bot's stderr.
-    pub fn stderr_tail(&self) -> String {
-        self.stderr.text()
     }
 
     /// The most memory the bot has held so far: the largest peak resident set among its
@@ -414,12 +414,14 @@ impl ProcessBot {
     }
 
     /// Ends the process as [`ProcessBot::shutdown`] does, but reads its stdout until it ends
-    /// (within the grace period too) and says how the process exited: what `referee check`
-    /// needs to judge a bot's last moments. `None` when it had been stopped already.
-    pub async fn close(&mut self, last: Option<&[u8]>, grace: Duration) -> Option<Closing> {
+    /// (within its exit grace, [`ProcessOptions::exit_grace`], too) and says how the process
+    /// exited: what `referee check` needs to judge a bot's last moments. `None` when it had been
+    /// stopped already.
+    pub async fn close(&mut self, last: Option<&[u8]>) -> Option<Closing> {
         if !self.alive {
             return None;
         }
+        let grace = self.exit_grace;
         let deadline = Instant::now() + grace;
         if let Some(line) = last {
             let _ = self.write(line, grace).await;
