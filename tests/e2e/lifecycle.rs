@@ -52,7 +52,7 @@ fn bot_processes_are_reused_across_matches() {
         format!("rs={}", bin("vabanque-heuristic").display()),
         "builtin:random".to_string(),
     ];
-    with_players(&bots, 2_000, |mut players| async move {
+    with_players(&bots, 10_000, |mut players| async move {
         let pids = |players: &[referee::runner::Player<Vabanque>]| -> Vec<u32> {
             players
                 .iter()
