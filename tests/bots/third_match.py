@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Test bot: plays legal[0], and at the first request of its third match (where the check's probes
-come later) misbehaves by MODE: `debug` prints a debug line to stdout before its answer,
-`slow` answers after 0.5 s."""
+come later) misbehaves by MODE: `debug` prints a debug line to stdout before its answer, `slow`
+answers only once the referee has moved on — it reads on until its next request has come (written
+only after the first one timed out) and then answers both, the first one late whatever the time
+limit."""
+import json
 import sys
-import time
 
 from botlib import action, serve
 
@@ -17,7 +19,15 @@ def on_request(request):
         if MODE == "debug":
             print("debug: match 3 begins", flush=True)
         else:
-            time.sleep(0.5)
+            asked = [request]
+            while len(asked) < 2:
+                line = sys.stdin.readline()
+                if not line:
+                    break
+                if line.strip() and json.loads(line).get("type") == "request":
+                    asked.append(json.loads(line))
+            state["asked"] += len(asked) - 1
+            return "".join(json.dumps(action(r, r["legal"][0])) + "\n" for r in asked)
     return action(request, request["legal"][0])
 
 

@@ -36,9 +36,17 @@ fn matches_of_2_5_and_12_bots_in_three_languages_complete_and_replay() {
     let dir = temp_dir("bouillabaisse-sizes");
     for players in [2, 5, 12] {
         let log = dir.join(format!("{players}.jsonl"));
-        let mut args: Vec<String> = ["match", "--game", "bouillabaisse", "--seed", "21"]
-            .map(String::from)
-            .into();
+        let mut args: Vec<String> = [
+            "match",
+            "--game",
+            "bouillabaisse",
+            "--seed",
+            "21",
+            "--time-limit-ms",
+            LIMIT_MS,
+        ]
+        .map(String::from)
+        .into();
         if players == 2 {
             // Two seats: one Python and one JavaScript bot, so three languages across the sizes.
             args.extend(["--bot".into(), mixed_bot(0), "--bot".into(), mixed_bot(2)]);
@@ -118,6 +126,8 @@ fn options_are_echoed_and_a_bot_sees_its_own_hand_only() {
         "decks=2",
         "--option",
         "all_or_nothing=true",
+        "--time-limit-ms",
+        LIMIT_MS,
         "--stderr-dir",
         dir.to_str().unwrap(),
         "--log",
@@ -228,6 +238,8 @@ fn a_tournament_of_the_sample_bots_ranks_heuristic_above_random() {
         "-j",
         "2",
         "-q",
+        "--time-limit-ms",
+        LIMIT_MS,
         "--out",
         out_dir.to_str().unwrap(),
         "--bot",
@@ -283,6 +295,8 @@ fn with_duplicate_play_no_process_sees_a_deal_twice() {
         "-j",
         "1",
         "-q",
+        "--time-limit-ms",
+        LIMIT_MS,
         "--out",
         out_dir.to_str().unwrap(),
         "--bot",

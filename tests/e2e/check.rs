@@ -13,10 +13,16 @@ fn check(args: &[&str], command: &str) -> Output {
     check_game("vabanque", args, command)
 }
 
-/// `referee check --game GAME ARGS COMMAND`, with the no-survivors check.
+/// `referee check --game GAME ARGS COMMAND`, with the no-survivors check. Unless `ARGS` set
+/// one, the decision limit is [`LIMIT_MS`]: one that no bot meant to answer misses, however
+/// loaded the machine (a timeout there could be charged to a probe, or to `time`).
 fn check_game(game: &str, args: &[&str], command: &str) -> Output {
     let mut cmd = referee();
-    cmd.args(["check", "--game", game]).args(args).arg(command);
+    cmd.args(["check", "--game", game]).args(args);
+    if !args.contains(&"--time-limit-ms") {
+        cmd.args(["--time-limit-ms", LIMIT_MS]);
+    }
+    cmd.arg(command);
     let out = cmd.output().unwrap();
     assert_no_marked_survivors(&cmd);
     out
@@ -124,6 +130,10 @@ fn every_sample_bot_passes() {
 #[test]
 fn each_broken_bot_fails_the_right_item() {
     // (bot and its arguments, check options, the item that fails, words of what came)
+    // The short limits only bound the waits: mute.py never answers, hangs.py hangs, slowpoke.py
+    // always sleeps twice its limit, and the replies of wrong_id.py and garbage.py are faults
+    // whenever they come, so the item that fails and what it shows do not depend on the speed
+    // of the machine.
     let cases: &[(&str, &[&str], &str, &str)] = &[
         (
             "mute.py",
@@ -207,6 +217,8 @@ fn each_broken_bot_fails_the_right_item() {
 #[test]
 fn a_debug_print_is_named_with_its_line() {
     let command = format!("python3 {}", file("tests/bots/debug_print.py"));
+    // Each debug line comes before the reply it goes with, and so at that reply's request (no
+    // reply is late with the default limit of `check`).
     let out = check(&[], &command);
     assert_eq!(out.status.code(), Some(4));
     let text = stdout(&out);
@@ -308,7 +320,9 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
                 "a run whose input ended after hello, with no goodbye, was still running",
             )],
         ),
-        // A debug line or a slow answer at match 3's first request is not the probes'.
+        // A debug line or a slow answer at match 3's first request is not the probes'. (The
+        // slow answer comes once the referee has given up on it, whatever the limit; the limit
+        // is one every other answer meets.)
         (
             "third_match.py debug",
             &[],
@@ -319,16 +333,17 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
         ),
         (
             "third_match.py slow",
-            &["--time-limit-ms", "300"],
+            &["--time-limit-ms", SHORT_LIMIT_MS],
             &[
                 ("time", "fail", "at request 52 (chip, match 3): timeout"),
                 ("forward_compat", "pass", ""),
             ],
         ),
-        // A wrong id leaves the request to time out: that is the id's fault, not time's.
+        // A wrong id leaves the request to time out: that is the id's fault, not time's. (The
+        // reply with the wrong id must come within the limit to be seen at its own request.)
         (
             "wrong_id.py",
-            &["--time-limit-ms", "200"],
+            &["--time-limit-ms", SHORT_LIMIT_MS],
             &[
                 (
                     "id_echo",

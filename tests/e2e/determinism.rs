@@ -20,6 +20,9 @@ fn play(dir: &std::path::Path, name: &str, seed: &str) -> Vec<Value> {
         "vabanque",
         "--seed",
         seed,
+        // A timeout would make the matches differ: no bot comes near this limit.
+        "--time-limit-ms",
+        LIMIT_MS,
         "--log",
         log.to_str().unwrap(),
         "--bot",

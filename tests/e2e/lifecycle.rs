@@ -52,7 +52,7 @@ fn bot_processes_are_reused_across_matches() {
         format!("rs={}", bin("vabanque-heuristic").display()),
         "builtin:random".to_string(),
     ];
-    with_players(&bots, 2_000, |mut players| async move {
+    with_players(&bots, 10_000, |mut players| async move {
         let pids = |players: &[referee::runner::Player<Vabanque>]| -> Vec<u32> {
             players
                 .iter()
@@ -87,7 +87,7 @@ fn bot_processes_are_reused_across_matches() {
             before,
             "the same processes played every match"
         );
-        shutdown_players(&mut players, std::time::Duration::from_secs(1)).await;
+        shutdown_players(&mut players, ProcessOptions::default().exit_grace).await;
         for p in &players {
             if let Seat::Process(bot) = &p.seat {
                 assert!(!bot.is_alive());
@@ -131,6 +131,6 @@ fn a_bot_stopped_in_one_match_is_recorded_in_the_next_not_silently_benched() {
             "{}",
             later[0].message
         );
-        shutdown_players(&mut players, std::time::Duration::from_secs(1)).await;
+        shutdown_players(&mut players, ProcessOptions::default().exit_grace).await;
     });
 }

@@ -27,6 +27,8 @@ fn python_rust_and_javascript_bots_play_a_match_that_replay_confirms() {
         ),
         "--seed",
         "12",
+        "--time-limit-ms",
+        LIMIT_MS,
         "--log",
         log.to_str().unwrap(),
     ]);
@@ -73,7 +75,7 @@ fn a_match_can_be_configured_from_a_toml_file_with_command_lists() {
         format!(
             r#"game = "vabanque"
 seed = 5
-time_limit_ms = 2000
+time_limit_ms = {LIMIT_MS}
 
 [[bot]]
 name = "list"
@@ -116,6 +118,8 @@ fn a_bot_that_says_events_false_gets_no_events_and_plays_the_same() {
             "5",
             "--format",
             "json",
+            "--time-limit-ms",
+            LIMIT_MS,
             "--stderr-dir",
             stderr_dir.to_str().unwrap(),
             "--bot",

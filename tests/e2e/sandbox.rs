@@ -9,15 +9,22 @@ use std::path::Path;
 
 /// Plays one match of a bot (`script` under tests/bots with `args`, in its own working
 /// directory `dir/work`) against two `opponent` bots (scripts under tests/bots), with
-/// `sandbox`; returns the log.
+/// `sandbox` and a decision limit of `limit_ms`; returns the log.
 fn match_with(
     dir: &Path,
     script: &str,
     args: &[&str],
     opponent: &str,
-    sandbox: &str,
+    (sandbox, limit_ms): (&str, &str),
 ) -> Vec<Value> {
-    match_in(dir, &dir.join("work"), script, args, opponent, sandbox)
+    match_in(
+        dir,
+        &dir.join("work"),
+        script,
+        args,
+        opponent,
+        (sandbox, limit_ms),
+    )
 }
 
 /// [`match_with`], with the bot's working directory `work`.
@@ -27,14 +34,14 @@ fn match_in(
     script: &str,
     args: &[&str],
     opponent: &str,
-    sandbox: &str,
+    (sandbox, limit_ms): (&str, &str),
 ) -> Vec<Value> {
     std::fs::create_dir_all(work).unwrap();
     let mut command = vec!["python3".to_string(), file(&format!("tests/bots/{script}"))];
     command.extend(args.iter().map(|a| a.to_string()));
     let random = file(opponent);
     let config = format!(
-        "game = \"vabanque\"\nseed = 7\ntime_limit_ms = 300\nfile_mb = 4\n\
+        "game = \"vabanque\"\nseed = 7\ntime_limit_ms = {limit_ms}\nfile_mb = 4\n\
          [[bot]]\nname = \"probe\"\ncommand = {command:?}\nworkdir = {work:?}\n\
          [[bot]]\nname = \"a\"\ncommand = [\"python3\", {random:?}]\n\
          [[bot]]\nname = \"b\"\ncommand = [\"python3\", {random:?}]\n",
@@ -70,10 +77,12 @@ fn a_spy_reads_nothing_in_the_sandbox_and_steals_requests_without_it() {
         return;
     }
     let dir = temp_dir("spy-bwrap");
-    // The victims read their input 20 ms late, so that a spy that can open their pipes always
-    // gets there first.
+    // The victims read their input 20 ms late, so that a spy that can open their pipes gets
+    // there first (all the assertions below need is one theft of their 52 requests). A stolen
+    // request the spy does not answer in the victim's name times out: a short limit, which the
+    // victims' own answers meet with a wide margin.
     let victim = "tests/bots/lazy_reader.py";
-    let log = match_with(&dir, "spy.py", &[], victim, "bwrap");
+    let log = match_with(&dir, "spy.py", &[], victim, ("bwrap", SHORT_LIMIT_MS));
     let seen = report(&dir.join("work"), "spy-report.json");
     assert_eq!(seen["siblings"], 0, "{seen}");
     assert_eq!(seen["bytes"], 0, "{seen}");
@@ -87,7 +96,7 @@ fn a_spy_reads_nothing_in_the_sandbox_and_steals_requests_without_it() {
     // views, hands included) and answers them in their names through their stdout — which is
     // why the sandbox is the default (docs/security.md).
     let dir = temp_dir("spy-none");
-    let log = match_with(&dir, "spy.py", &[], victim, "none");
+    let log = match_with(&dir, "spy.py", &[], victim, ("none", SHORT_LIMIT_MS));
     let stolen = report(&dir.join("work"), "spy-report.json");
     assert_eq!(stolen["siblings"], 2, "{stolen}");
     assert!(stolen["bytes"].as_u64().unwrap() > 0, "{stolen}");
@@ -120,7 +129,7 @@ fn a_sandboxed_bot_sees_no_process_no_network_no_output_and_writes_only_its_dire
         "prober.py",
         &[outside.to_str().unwrap(), dir.to_str().unwrap()],
         "sample-bots/python/vabanque_random.py",
-        "bwrap",
+        ("bwrap", LIMIT_MS),
     );
     assert!(log.iter().all(|r| r["type"] != "fault"), "{log:?}");
     let seen = report(&dir.join("work"), "probe-report.json");
@@ -157,7 +166,7 @@ fn a_sandboxed_bot_sees_no_process_no_network_no_output_and_writes_only_its_dire
         "prober.py",
         &[outside.to_str().unwrap(), dir.to_str().unwrap()],
         "sample-bots/python/vabanque_random.py",
-        "bwrap",
+        ("bwrap", LIMIT_MS),
     );
     let seen = report(&dir, "probe-report.json");
     assert_eq!(seen["write_cwd"], true, "{seen}");
@@ -171,7 +180,7 @@ fn a_sandboxed_bot_sees_no_process_no_network_no_output_and_writes_only_its_dire
         "prober.py",
         &[outside.to_str().unwrap(), dir.to_str().unwrap()],
         "sample-bots/python/vabanque_random.py",
-        "none",
+        ("none", LIMIT_MS),
     );
     let seen = report(&dir.join("work"), "probe-report.json");
     assert_eq!(seen["fds"], serde_json::json!([0, 1, 2]), "{seen}");
@@ -207,6 +216,8 @@ fn a_bot_reached_through_a_link_into_tmp_runs_in_the_sandbox() {
             "3",
             "--format",
             "json",
+            "--time-limit-ms",
+            LIMIT_MS,
             "--bot",
             "linked=python3 build/bot.py",
             "--bot",

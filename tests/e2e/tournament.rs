@@ -41,11 +41,14 @@ fn tournament(out: &Path, matches: u64, extra: &[&str]) -> std::process::Command
     if !extra.contains(&"--seed") {
         cmd.args(["--seed", "11"]);
     }
+    // No bot is meant to time out: a decision that did would change the results compared.
     cmd.args([
         "--matches",
         &matches.to_string(),
         "--out",
         out.to_str().unwrap(),
+        "--time-limit-ms",
+        LIMIT_MS,
     ]);
     for bot in field() {
         cmd.args(["--bot", &bot]);
@@ -357,6 +360,8 @@ fn a_crashing_bot_is_restarted_for_every_match_and_each_crash_is_recorded() {
         dir.to_str().unwrap(),
         "--format",
         "json",
+        "--time-limit-ms",
+        LIMIT_MS,
         "--bot",
         &format!("crasher={}", file("tests/bots/crasher.py")),
         "--bot",

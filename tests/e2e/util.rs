@@ -4,6 +4,21 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
+/// A decision limit in milliseconds for matches where no bot is meant to time out: a bot that
+/// answers in milliseconds is in time however loaded the machine, and a limit no bot reaches
+/// costs nothing.
+pub const LIMIT_MS: &str = "10000";
+
+/// A decision limit in milliseconds for matches where a bot times out on purpose (it hangs, or
+/// answers only once the referee has moved on) while the others must not: hundreds of times what
+/// a sample bot takes to answer on a loaded machine, and short enough that each deliberate
+/// timeout, which costs the whole limit, keeps the test short.
+pub const SHORT_LIMIT_MS: &str = "2000";
+
+/// How long processes get to be gone once the referee has ended (the kernel reaps them at once
+/// on a quiet machine; the polls end as soon as they are gone).
+const GONE_WITHIN: Duration = Duration::from_secs(20);
+
 /// The workspace root.
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -97,10 +112,11 @@ pub fn count_marked(cmd: &Command) -> usize {
 }
 
 /// Asserts that no process started by `cmd`'s referee — the referee itself, a bot, or anything
-/// a bot started, in or out of a sandbox — is still running, allowing a second for the kernel.
+/// a bot started, in or out of a sandbox — is still running, allowing [`GONE_WITHIN`] for the
+/// kernel to finish killing them.
 pub fn assert_no_marked_survivors(cmd: &Command) {
     let mark = mark_of(cmd);
-    let deadline = Instant::now() + Duration::from_secs(1);
+    let deadline = Instant::now() + GONE_WITHIN;
     loop {
         let alive = marked_processes(&mark);
         if alive.is_empty() {
@@ -166,13 +182,13 @@ fn running(pid: i32) -> bool {
 }
 
 /// Asserts that no process whose pid was recorded in `pid_dir` is still running, allowing
-/// a second for the kernel to finish killing them. Returns how many pids were checked.
+/// [`GONE_WITHIN`] for the kernel to finish killing them. Returns how many pids were checked.
 pub fn assert_no_survivors(pid_dir: &Path) -> usize {
     let pids: Vec<i32> = std::fs::read_dir(pid_dir)
         .unwrap()
         .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
         .collect();
-    let deadline = Instant::now() + Duration::from_secs(1);
+    let deadline = Instant::now() + GONE_WITHIN;
     loop {
         let alive: Vec<i32> = pids.iter().copied().filter(|&p| running(p)).collect();
         if alive.is_empty() {
@@ -259,7 +275,7 @@ fn the_survivor_check_finds_a_marked_process_and_its_children() {
         .env(MARK_VAR, mark_of(&cmd))
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(5);
+    let deadline = Instant::now() + GONE_WITHIN;
     while count_marked(&cmd) < 2 {
         assert!(
             Instant::now() < deadline,

@@ -55,6 +55,8 @@ fn play(name: &str, scripts: [Vec<Value>; 4]) -> Value {
         "vabanque".into(),
         "--seed".into(),
         seed,
+        "--time-limit-ms".into(),
+        LIMIT_MS.into(),
     ];
     for (label, script) in ["A", "B", "C", "D"].iter().zip(scripts) {
         let path = dir.join(format!("{label}.json"));

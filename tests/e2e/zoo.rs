@@ -77,54 +77,45 @@ impl Zoo {
 }
 
 /// Plays 3 matches of 3 players: `zoo` (the command line `script` under tests/bots), and the
-/// Python and Rust random bots, with a 200 ms limit unless `extra` sets one; checks everything
-/// the zoo promises and returns the results.
-fn zoo(name: &str, script: &str, extra: &[&str]) -> Zoo {
-    zoo_with_env(name, script, extra, &[])
+/// Python and Rust random bots, with the flags `extra`; checks everything the zoo promises and
+/// returns the results. The zoo bot's own settings (`[[bot]]` keys: its time limit, its start-up
+/// limit) are `own`; the good bots get limits they meet however loaded the machine
+/// ([`LIMIT_MS`], 10 s to start), so that only the zoo bot can be at fault.
+fn zoo(name: &str, script: &str, own: &[(&str, &str)], extra: &[&str]) -> Zoo {
+    zoo_with_env(name, script, own, extra, &[])
 }
 
-fn zoo_with_env(name: &str, script: &str, extra: &[&str], env: &[(&str, &str)]) -> Zoo {
-    let out = temp_dir(&format!("zoo-{name}")).join("out");
+fn zoo_with_env(
+    name: &str,
+    script: &str,
+    own: &[(&str, &str)],
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> Zoo {
+    let dir = temp_dir(&format!("zoo-{name}"));
+    let out = dir.join("out");
+    let mut config = format!(
+        "game = \"vabanque\"\nplayers = 3\nmatches = 3\njobs = 2\n\
+         time_limit_ms = {LIMIT_MS}\nstartup_limit_ms = 10000\n\
+         [[bot]]\nname = \"zoo\"\ncommand = {:?}\n",
+        file(&format!("tests/bots/{script}"))
+    );
+    for (key, value) in own {
+        config.push_str(&format!("{key} = {value}\n"));
+    }
+    config.push_str(&format!(
+        "[[bot]]\nname = \"good-py\"\ncommand = [\"python3\", {:?}]\n\
+         [[bot]]\nname = \"good-rs\"\ncommand = {:?}\n",
+        file("sample-bots/python/vabanque_random.py"),
+        bin("vabanque-random").display().to_string()
+    ));
+    let path = dir.join("zoo.toml");
+    std::fs::write(&path, config).unwrap();
     let mut cmd = referee();
     cmd.envs(env.iter().copied());
-    cmd.args([
-        "tournament",
-        "--game",
-        "vabanque",
-        "--players",
-        "3",
-        "--matches",
-        "3",
-        "-q",
-        "--logs",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    for (flag, default) in [
-        ("--time-limit-ms", "200"),
-        ("--startup-limit-ms", "3000"),
-        ("-j", "2"),
-    ] {
-        if !extra.contains(&flag) {
-            cmd.args([flag, default]);
-        }
-    }
+    cmd.args(["tournament", path.to_str().unwrap()]);
+    cmd.args(["-q", "--logs", "--out", out.to_str().unwrap()]);
     cmd.args(extra);
-    cmd.args([
-        "--bot",
-        &format!("zoo={}", file(&format!("tests/bots/{script}"))),
-    ]);
-    cmd.args([
-        "--bot",
-        &format!(
-            "good-py=python3 {}",
-            file("sample-bots/python/vabanque_random.py")
-        ),
-    ]);
-    cmd.args([
-        "--bot",
-        &format!("good-rs={}", bin("vabanque-random").display()),
-    ]);
     let output = cmd.output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(
@@ -177,7 +168,7 @@ fn stderr_of(out: &std::process::Output) -> String {
 
 #[test]
 fn a_bot_that_never_answers_the_handshake_times_out_at_start_up_and_forfeits() {
-    let z = zoo("mute", "mute.py", &["--startup-limit-ms", "500"]);
+    let z = zoo("mute", "mute.py", &[("startup_limit_ms", "500")], &[]);
     assert_eq!(z.kinds(), BTreeSet::from(["startup_timeout".to_string()]));
     assert_eq!(z.faults().len(), 3, "one per match");
     assert!(z.forfeited_everywhere());
@@ -185,7 +176,13 @@ fn a_bot_that_never_answers_the_handshake_times_out_at_start_up_and_forfeits() {
 
 #[test]
 fn a_bot_that_hangs_mid_match_times_out_until_it_is_stopped() {
-    let z = zoo("hangs", "hangs.py", &[]);
+    // Its four answers come well within its limit; then it hangs, far beyond any limit.
+    let z = zoo(
+        "hangs",
+        "hangs.py",
+        &[("time_limit_ms", SHORT_LIMIT_MS)],
+        &["--max-faults", "2"],
+    );
     assert_eq!(z.kinds(), BTreeSet::from(["timeout".to_string()]));
     let faults = z.faults();
     assert!(
@@ -205,10 +202,12 @@ fn a_bot_that_hangs_mid_match_times_out_until_it_is_stopped() {
 #[test]
 fn a_bot_that_is_slow_once_costs_one_timeout_and_plays_on() {
     // One worker and no duplicate play (which keeps a process per rotation), so one process
-    // plays all three matches and is slow once.
+    // plays all three matches and is late once: it answers its first request only once the
+    // referee has given up on it and sent the next, whatever the speed of the machine.
     let z = zoo(
         "slow-once",
-        "slow_once.py 0.3",
+        "late_once.py 1",
+        &[("time_limit_ms", SHORT_LIMIT_MS)],
         &["-j", "1", "--duplicate", "false"],
     );
     assert_eq!(z.faults().len(), 1, "{:?}", z.faults());
@@ -217,7 +216,7 @@ fn a_bot_that_is_slow_once_costs_one_timeout_and_plays_on() {
 
 #[test]
 fn bots_that_exit_at_once_or_crash_mid_match_forfeit() {
-    let z = zoo("exits", "exits.py", &[]);
+    let z = zoo("exits", "exits.py", &[], &[]);
     assert_eq!(z.kinds(), BTreeSet::from(["exited".to_string()]));
     assert!(
         z.faults()[0].1.contains("exited with code 3"),
@@ -225,7 +224,7 @@ fn bots_that_exit_at_once_or_crash_mid_match_forfeit() {
         z.faults()
     );
     assert!(z.forfeited_everywhere());
-    let z = zoo("crasher", "crasher.py", &[]);
+    let z = zoo("crasher", "crasher.py", &[], &[]);
     assert_eq!(z.kinds(), BTreeSet::from(["exited".to_string()]));
     assert!(
         z.faults()[0].1.contains("deliberate crash"),
@@ -237,7 +236,13 @@ fn bots_that_exit_at_once_or_crash_mid_match_forfeit() {
 
 #[test]
 fn a_bot_that_closes_stdout_but_keeps_running_is_an_exit_and_is_killed() {
-    let z = zoo("closes-stdout", "closes_stdout.py", &[]);
+    // In the sandbox its closed output is seen when its request times out: a short limit.
+    let z = zoo(
+        "closes-stdout",
+        "closes_stdout.py",
+        &[("time_limit_ms", SHORT_LIMIT_MS)],
+        &[],
+    );
     let sandboxed = !z.stderr.contains("bots run without a sandbox");
     if sandboxed && !z.had_cgroups() {
         // bubblewrap holds the pipe open; without a control group the referee cannot tell
@@ -265,7 +270,9 @@ fn invalid_json_wrong_shapes_wrong_ids_and_double_replies_get_their_own_fault() 
         ("wrong-id", "wrong_id.py", "stale_id"),
         ("double", "double.py", "stale_id"),
     ] {
-        let z = zoo(name, script, &[]);
+        // Their replies (or lines) come well within the limit; garbage.py and wrong_id.py then
+        // time out by design.
+        let z = zoo(name, script, &[("time_limit_ms", SHORT_LIMIT_MS)], &[]);
         assert!(z.kinds().contains(kind), "{name}: {:?}", z.kinds());
         let others: Vec<String> = z
             .kinds()
@@ -278,7 +285,7 @@ fn invalid_json_wrong_shapes_wrong_ids_and_double_replies_get_their_own_fault() 
 
 #[test]
 fn a_100_mb_line_without_newline_is_cut_at_the_cap_and_memory_stays_small() {
-    let z = zoo("hugeline", "hugeline.py", &[]);
+    let z = zoo("hugeline", "hugeline.py", &[], &[]);
     assert_eq!(z.kinds(), BTreeSet::from(["line_too_long".to_string()]));
 }
 
@@ -287,15 +294,11 @@ fn a_bot_that_never_reads_fills_its_pipe_and_the_write_times_out() {
     let z = zoo(
         "deaf",
         "deaf.py",
+        // A short limit of its own (a write to it times out after its decision limit): it never
+        // reads, however long it is given.
+        &[("time_limit_ms", "20")],
         // One process per worker (no duplicate play), so that its pipe fills over the matches.
-        &[
-            "--time-limit-ms",
-            "20",
-            "--max-faults",
-            "1000",
-            "--duplicate",
-            "false",
-        ],
+        &["--max-faults", "1000", "--duplicate", "false"],
     );
     assert!(z.kinds().contains("write_failed"), "{:?}", z.kinds());
     assert!(
@@ -307,11 +310,7 @@ fn a_bot_that_never_reads_fills_its_pipe_and_the_write_times_out() {
 
 #[test]
 fn a_stderr_flood_is_captured_to_a_capped_file_not_into_memory() {
-    let z = zoo(
-        "stderr-flood",
-        "stderr_flood.py",
-        &["--time-limit-ms", "2000"],
-    );
+    let z = zoo("stderr-flood", "stderr_flood.py", &[], &[]);
     assert!(z.faults().is_empty(), "{:?}", z.faults());
     let files: Vec<_> = std::fs::read_dir(z.out.join("stderr"))
         .unwrap()
@@ -328,15 +327,15 @@ fn a_stderr_flood_is_captured_to_a_capped_file_not_into_memory() {
 
 #[test]
 fn children_that_hold_the_pipes_and_setsid_grandchildren_are_killed() {
-    let z = zoo("forker", "forker.py", &[]);
+    let z = zoo("forker", "forker.py", &[], &[]);
     assert!(z.faults().is_empty(), "{:?}", z.faults());
     if bwrap_works("escaper in the sandbox") {
-        let z = zoo("escaper", "escaper.py", &["--sandbox", "bwrap"]);
+        let z = zoo("escaper", "escaper.py", &[], &["--sandbox", "bwrap"]);
         assert!(z.faults().is_empty(), "{:?}", z.faults());
     }
     // Without the sandbox's PID namespace, the control group still reaches the grandchild.
     if cgroups_available() {
-        let z = zoo("escaper-none", "escaper.py", &["--sandbox", "none"]);
+        let z = zoo("escaper-none", "escaper.py", &[], &["--sandbox", "none"]);
         assert!(z.faults().is_empty(), "{:?}", z.faults());
     } else {
         skipped(
@@ -348,11 +347,7 @@ fn children_that_hold_the_pipes_and_setsid_grandchildren_are_killed() {
 
 #[test]
 fn unbounded_memory_is_stopped_by_the_memory_limit() {
-    let z = zoo(
-        "memhog",
-        "memhog.py",
-        &["--memory-mb", "200", "--time-limit-ms", "5000"],
-    );
+    let z = zoo("memhog", "memhog.py", &[], &["--memory-mb", "200"]);
     let (kind, message) = &z.faults()[0];
     if z.had_cgroups() {
         assert_eq!(kind, "resource_limit", "{message}");
@@ -367,10 +362,13 @@ fn unbounded_memory_is_stopped_by_the_memory_limit() {
 
 #[test]
 fn a_spinning_bot_is_stopped_by_the_cpu_time_limit() {
+    // A CPU second can take many seconds of a loaded machine: a minute's limit, which only a
+    // spinner the CPU limit does not stop would reach.
     let z = zoo(
         "spinner",
         "spinner.py",
-        &["--cpu-s", "1", "--time-limit-ms", "4000"],
+        &[("time_limit_ms", "60000")],
+        &["--cpu-s", "1"],
     );
     let (kind, message) = &z.faults()[0];
     assert_eq!(kind, "resource_limit", "{message}");
@@ -383,6 +381,7 @@ fn a_huge_file_is_stopped_at_the_file_size_limit() {
     let z = zoo_with_env(
         "bigfile",
         "bigfile.py",
+        &[],
         &["--file-mb", "16", "--sandbox", "none"],
         &[("ZOO_DIR", dir.to_str().unwrap())],
     );
@@ -392,7 +391,7 @@ fn a_huge_file_is_stopped_at_the_file_size_limit() {
     let size = std::fs::metadata(dir.join("bigfile.out")).unwrap().len();
     assert!(size <= 16 << 20, "{size}");
     // In the sandbox the same bot can only write its private /tmp, and hits the same limit.
-    let z = zoo("bigfile-sandboxed", "bigfile.py", &["--file-mb", "16"]);
+    let z = zoo("bigfile-sandboxed", "bigfile.py", &[], &["--file-mb", "16"]);
     assert!(
         z.faults()[0].1.contains("File too large"),
         "{:?}",
@@ -402,7 +401,14 @@ fn a_huge_file_is_stopped_at_the_file_size_limit() {
 
 #[test]
 fn a_fork_bomb_is_stopped_at_the_process_limit() {
-    let z = zoo("forkbomb", "forkbomb.py", &["--processes", "64"]);
+    // It forks until refused, then hangs: its timeout, at its first request, says why. One
+    // timeout a match is enough to see it.
+    let z = zoo(
+        "forkbomb",
+        "forkbomb.py",
+        &[("time_limit_ms", SHORT_LIMIT_MS)],
+        &["--processes", "64", "--max-faults", "1"],
+    );
     if !z.had_cgroups() {
         skipped(
             "fork bomb's process limit",

@@ -96,15 +96,16 @@ pub fn spawn_cost<G: Game>(spec: &BotSpec, times: usize) -> f64 {
     runtime.block_on(async {
         for _ in 0..times {
             let started = Instant::now();
+            let process = ProcessOptions::default();
             let mut players = start_players::<G>(
                 std::slice::from_ref(spec),
                 &G::Options::default(),
-                &ProcessOptions::default(),
+                &process,
                 &|_| None,
             )
             .await;
             total += started.elapsed();
-            shutdown_players(&mut players, Duration::from_secs(1)).await;
+            shutdown_players(&mut players, process.exit_grace).await;
         }
     });
     total.as_secs_f64() * 1e3 / times as f64

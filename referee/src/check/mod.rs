@@ -18,7 +18,7 @@ mod verdict;
 pub use facts::{Decision, Exit, Facts, Gone, Hello, MatchFacts, Probe};
 pub use items::ItemId;
 pub use report::{DecisionTimes, ItemReport, MatchPlayed, Report, Verdict};
-pub use session::{CheckConfig, MAX_MATCHES, PROBE_AT, PROBE_MATCH, SETTLE, gather};
+pub use session::{CheckConfig, MAX_MATCHES, PROBE_AT, PROBE_MATCH, SETTLE_BOUND, gather};
 pub use sparring::{sparring_partners, trial_players};
 pub use verdict::verdicts;
 

@@ -1,11 +1,47 @@
 //! Running the bot for a check: its hello, then matches against the game's built-in bots in one
 //! process (the bot's seat moving each match) until it has been asked in every phase, with the
-//! probes sent in the middle of the third match; then `goodbye`. After each match the bot's
-//! output is read for a moment ([`SETTLE`]) and its process looked at, so that what it writes
-//! between matches, and an exit there, are seen whatever the timing (a tournament does not
-//! wait so). Last, a second run of the bot has its input closed after the handshake, with no
-//! `goodbye`, to see that it exits at the end of its input too. The refereeing is the runner's
-//! own ([`play_match`]); this module only arranges it and keeps what it saw as [`Facts`].
+//! probes sent in the middle of the third match; then `goodbye`. Last, a second run of the bot
+//! has its input closed after the handshake, with no `goodbye`, to see that it exits at the end
+//! of its input too. The refereeing is the runner's own ([`play_match`]); this module only
+//! arranges it and keeps what it saw as [`Facts`]. What it concludes must not depend on the load
+//! of the machine, so it has no fixed window anywhere; it waits for the bot, with generous
+//! bounds that only a bot that keeps busy reaches.
+//!
+//! # Between matches
+//!
+//! After each match the check reads what the bot writes in reaction to `match_end` — a stray
+//! line, or an exit instead of waiting for `goodbye` — and must see it every time (a tournament
+//! does not wait so). A fixed window cannot: on a busy machine a bot may not even have read
+//! `match_end` 150 ms later. Nor is the next match's first request a fence: what the bot writes
+//! in reaction to `match_end` does come before its reply to that request, but so does a debug
+//! line it prints in reaction to the request, and the two cannot be told apart. So [`settle`] reads the
+//! bot's output until
+//!
+//! - the bot is waiting for input with nothing left to do ([`ProcessBot::is_waiting`]): it has
+//!   read all its input, `match_end` included, no thread of its processes can run (each is seen
+//!   asleep twice in `/proc`, with no context switch between the looks), and nothing it wrote is
+//!   unread. Whatever it wrote in reaction to `match_end` is then in hand, and an exit would
+//!   have shown, as a running thread or as its end. A well-behaved bot is there within
+//!   milliseconds, loaded machine or not. The look covers the bot's process, its descendants
+//!   and its control group, so it sees through bubblewrap (`--sandbox bwrap`) too; or
+//! - the bot is gone: its process has exited and nothing it wrote is unread, or its output has
+//!   ended and its process then exits ([`ProcessBot::exits`], which waits for an exit under way
+//!   and tells it from a bot that lives on with its stdout closed); or
+//! - [`SETTLE_BOUND`] (10 s) passes, which only a bot that keeps busy after `match_end` reaches
+//!   (or one whose processes `/proc` does not show).
+//!
+//! What a bot does later on a timer of its own (sleeping, then writing or exiting) is not seen
+//! between the matches: a line then comes at the next match (charged there, to `stdout`), an
+//! exit at the next match's first request (charged to `lifecycle`, with a hint).
+//!
+//! # After `goodbye`, and at the end of input
+//!
+//! The protocol gives a bot its exit grace ([`ProcessOptions::exit_grace`], one second) to exit
+//! after `goodbye`, or after the end of its input. A bot that, at the end of it, waits instead
+//! of exiting is stopped and fails `lifecycle`; one still at work then (on a loaded machine its
+//! second may not have been its own) is given up to
+//! [`ENDING_BOUND`](crate::seat::process::ENDING_BOUND) (10 s) to exit by itself, and fails
+//! only if it has not by then ([`ProcessBot::close`]).
 
 use super::facts::{Exit, Facts, Gone, Hello, MatchFacts, Probe};
 use crate::check::sparring_partners;
@@ -13,7 +49,8 @@ use crate::runner::{
     FaultPolicy, MatchLog, MatchSettings, RunError, is_usable, play_match, shutdown_players,
     start_players,
 };
-use crate::seat::{BotSpec, ProcessOptions, Seat};
+use crate::seat::process::{FIRST_LOOK, LONGEST_LOOK};
+use crate::seat::{BotSpec, Fault, ProcessBot, ProcessOptions, Seat};
 use engine::Game;
 use engine::seed;
 use protocol::{ErrorMsg, FaultKind, Goodbye, ToBot};
@@ -30,11 +67,11 @@ pub const PROBE_MATCH: usize = 3;
 pub const PROBE_AT: [usize; 2] = [1, 2];
 /// The most matches a check plays while a phase has not been asked of the bot yet.
 pub const MAX_MATCHES: usize = 6;
-/// How long the bot has to exit after `goodbye` (the protocol's one second).
-const EXIT_GRACE: Duration = Duration::from_secs(1);
-/// How long the bot's output is read after each match (`match_end` written) before the next
-/// one starts: what a bot writes then, or an exit, shows within it.
-pub const SETTLE: Duration = Duration::from_millis(150);
+/// The longest the check waits after a match (`match_end` written) for the bot to be waiting
+/// for input again, or gone, before the next match starts: generous, since a bot that only
+/// reads `match_end` is done within milliseconds even on a loaded machine; only a bot that
+/// keeps busy reaches it. See the [module documentation](self).
+pub const SETTLE_BOUND: Duration = Duration::from_secs(10);
 
 /// How a bot is checked.
 #[derive(Clone, Debug)]
@@ -94,7 +131,7 @@ pub async fn gather<G: Game>(
             if let Seat::Process(bot) = &players[0].seat {
                 facts.peak_memory = Some(bot.peak_memory());
             }
-            shutdown_players(&mut players, EXIT_GRACE).await;
+            shutdown_players(&mut players, config.process.exit_grace).await;
             return Ok(facts);
         }
     };
@@ -134,10 +171,10 @@ pub async fn gather<G: Game>(
         let mut played =
             MatchFacts::from_match(number, seat, first_id, &record, log.records(), probes);
         if let (Seat::Process(bot), false) = (&mut players[seat].seat, played.stopped) {
-            let (stray, closed) = bot.read_unasked(Instant::now() + SETTLE).await;
+            let (stray, gone) = settle(bot).await;
             played.after = stray;
             let what = format!("gone before goodbye, after match_end of match {number}");
-            if closed || bot.has_exited() {
+            if gone {
                 if let Some(how) = bot.exit_fault(&what).await {
                     facts.gone = Some(Gone {
                         after_match: number,
@@ -159,13 +196,46 @@ pub async fn gather<G: Game>(
         let asked = Instant::now();
         let goodbye = json_line(&ToBot::<(), (), ()>::Goodbye(Goodbye {}));
         if facts.gone.is_none() {
-            let closing = bot.close(Some(&goodbye), EXIT_GRACE).await;
+            let closing = bot.close(Some(&goodbye)).await;
             facts.exit = closing.map(|c| Exit::from_closing(c, millis(asked.elapsed())));
         }
     }
-    shutdown_players(&mut players, EXIT_GRACE).await;
+    shutdown_players(&mut players, config.process.exit_grace).await;
     facts.eof_exit = exit_at_eof::<G>(config, options).await;
     Ok(facts)
+}
+
+/// Reads what the bot writes after a match (`match_end` written) until it is waiting for input
+/// again or gone, at most [`SETTLE_BOUND`]; returns the lines that are faults and whether the
+/// bot is gone. See the [module documentation](self).
+async fn settle(bot: &mut ProcessBot) -> (Vec<Fault>, bool) {
+    let deadline = Instant::now() + SETTLE_BOUND;
+    let mut stray = Vec::new();
+    let mut pause = FIRST_LOOK;
+    let gone = loop {
+        // Seen waiting, then the exit looked at: an exit just before the look shows.
+        let waiting = bot.is_waiting();
+        if bot.has_exited() {
+            // Once nothing it wrote is unread in the pipe, every line it wrote has been read.
+            if !bot.output_unread() || Instant::now() >= deadline {
+                break true;
+            }
+        } else if waiting || Instant::now() >= deadline {
+            break false;
+        }
+        let (lines, closed) = bot
+            .read_unasked((Instant::now() + pause).min(deadline))
+            .await;
+        stray.extend(lines);
+        if closed {
+            // It exits, or lives on with its output closed (the next match records that).
+            break bot.exits().await;
+        }
+        pause = (pause * 2).min(LONGEST_LOOK);
+    };
+    // Lines read from the pipe but not yet taken.
+    stray.extend(bot.take_read_lines().0);
+    (stray, gone)
 }
 
 /// Starts the bot again and closes its input after the handshake, without `goodbye`: how it
@@ -183,11 +253,11 @@ async fn exit_at_eof<G: Game>(config: &CheckConfig, options: &G::Options) -> Opt
     if let (Seat::Process(bot), true) = (&mut players[0].seat, usable) {
         let closed = Instant::now();
         exit = bot
-            .close(None, EXIT_GRACE)
+            .close(None)
             .await
             .map(|closing| Exit::from_closing(closing, millis(closed.elapsed())));
     }
-    shutdown_players(&mut players, EXIT_GRACE).await;
+    shutdown_players(&mut players, config.process.exit_grace).await;
     exit
 }
 

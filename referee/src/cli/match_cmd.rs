@@ -12,7 +12,6 @@ use crate::runner::{
 use crate::seat::ProcessOptions;
 use engine::Game;
 use protocol::ExitCode;
-use std::time::Duration;
 
 /// Runs `referee match`.
 pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
@@ -103,7 +102,7 @@ async fn play<G: Game>(
         policy: config.refereeing.policy,
     };
     let record = play_match(&settings, options, &mut players, log).await;
-    shutdown_players(&mut players, Duration::from_secs(1)).await;
+    shutdown_players(&mut players, process.exit_grace).await;
     record
 }
 

@@ -17,8 +17,9 @@ use futures::StreamExt;
 use process_wrap::tokio::{ChildWrapper, CommandWrap, KillOnDrop, ProcessGroup};
 use protocol::{FaultKind, FromBot, HelloReply, PROTOCOL_VERSION};
 use serde_json::Value;
-use std::os::fd::AsRawFd;
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;
@@ -31,6 +32,17 @@ const EXPIRED_KEPT: usize = 16;
 
 /// How many bytes of an over-long line are kept to show what it was.
 const OVERLONG_HEAD: usize = 200;
+
+/// How long a bot process that is ending — its output closed, or its grace after `goodbye`
+/// over — is given to be gone while it is still at work (not [idle](ProcessBot::is_idle): an
+/// exit under way). Generous, since on a loaded machine an exit may wait long for a CPU; a bot
+/// that is idle instead is taken as living on at once, so only a bot that keeps busy costs it.
+pub const ENDING_BOUND: Duration = Duration::from_secs(10);
+/// The first pause between two looks at a bot that is not done yet ([`ProcessBot::is_idle`],
+/// [`ProcessBot::is_waiting`]); it doubles after each look, up to [`LONGEST_LOOK`].
+pub const FIRST_LOOK: Duration = Duration::from_millis(1);
+/// The longest pause between two looks at a bot that is not done yet.
+pub const LONGEST_LOOK: Duration = Duration::from_millis(16);
 
 /// Newline-delimited lines with a length cap ([`AnyDelimiterCodec`]) that keeps the first
 /// bytes of a line over the cap, so that its fault can show how it began.
@@ -96,7 +108,9 @@ pub struct ProcessOptions {
     pub stderr_file: Option<PathBuf>,
     /// Most bytes of stderr written to `stderr_file`.
     pub stderr_cap: u64,
-    /// How long a bot has to exit by itself after `goodbye` before its group is killed.
+    /// How long a bot has to exit by itself after `goodbye`, or after the end of its input,
+    /// before its group is killed: the protocol's one second by default. The one setting of it:
+    /// every caller that ends bots gives them this.
     pub exit_grace: Duration,
     /// The sandbox bots run in.
     pub sandbox: Sandbox,
@@ -143,11 +157,16 @@ pub struct ProcessBot {
     limits: ResourceLimits,
     /// The inode of its stdout pipe, to see who still holds the pipe.
     stdout_pipe: u64,
+    /// A second descriptor of its stderr pipe (the drain task owns the first), to see whether
+    /// what it wrote there has been read ([`ProcessBot::is_waiting`]).
+    stderr_probe: Option<OwnedFd>,
     /// The first request id of the current match: replies to earlier ids belong to an earlier
     /// match and are dropped silently.
     first_id: u64,
     /// The line-length cap, for fault messages.
     max_line_bytes: usize,
+    /// How long it has to exit after `goodbye` ([`ProcessOptions::exit_grace`]).
+    exit_grace: Duration,
 }
 
 impl ProcessBot {
@@ -225,6 +244,7 @@ impl ProcessBot {
         let stdout = child.stdout().take().expect("stdout is piped");
         let stdout_pipe = pipe_inode(stdout.as_raw_fd());
         let stderr_pipe = child.stderr().take().expect("stderr is piped");
+        let stderr_probe = stderr_pipe.as_fd().try_clone_to_owned().ok();
         let tail = StderrTail::default();
         let file = match &options.stderr_file {
             // Appended: a resumed tournament keeps what earlier runs captured.
@@ -265,8 +285,10 @@ impl ProcessBot {
             sandboxed: options.sandbox.is_bwrap(),
             limits,
             stdout_pipe,
+            stderr_probe,
             first_id: 0,
             max_line_bytes: options.max_line_bytes,
+            exit_grace: options.exit_grace,
         })
     }
 
@@ -285,9 +307,108 @@ impl ProcessBot {
         !self.alive || matches!(self.child.try_wait(), Ok(Some(_)))
     }
 
-    /// The last few KiB of the bot's stderr.
-    pub fn stderr_tail(&self) -> String {
-        self.stderr.text()
+    /// Whether the bot's process, which is ending (its output has closed), exits: waits until it
+    /// has, or until it is seen [idle](ProcessBot::is_idle) — then it lives on with its output
+    /// closed — at most [`ENDING_BOUND`].
+    pub async fn exits(&mut self) -> bool {
+        !self.alive || self.ending_status().await.is_some()
+    }
+
+    /// Whether no thread of the bot can run: each thread of its processes (its own, their
+    /// descendants, its control group's) is looked at twice and must be asleep both times —
+    /// not running, not runnable, not in an uninterruptible wait — with no context switch in
+    /// between. Then no thread of the bot ran between the looks, so none can have woken
+    /// another: only something from outside (input, a timer of its own, a signal) wakes it
+    /// again. An exit under way shows as a running thread (the bot's, or under bubblewrap its
+    /// parent's, woken to reap it) — but a process that has just exited looks asleep too, so a
+    /// caller looks at the exit *after* this. `false` when it cannot be told (the bot's
+    /// processes cannot be read in `/proc`): callers then wait to their bound.
+    pub fn is_idle(&self) -> bool {
+        if !self.alive {
+            return false;
+        }
+        let (Some(first), Some(second)) = (self.threads(), self.threads()) else {
+            return false;
+        };
+        first == second && first.values().all(|&(asleep, _)| asleep)
+    }
+
+    /// Whether the bot is waiting for input with nothing left to do: it has read all that was
+    /// written to it, it is [idle](ProcessBot::is_idle), and nothing it wrote to stdout or stderr
+    /// is still in the pipe (a bot blocked on a full pipe is asleep, but not done). A bot that
+    /// reacts to a message has done so by then, whatever the load of the machine: the lines it
+    /// wrote are in hand (read, or in the reader's buffer: [`ProcessBot::take_read_lines`]).
+    ///
+    /// `referee check` uses this after each match to see, without a fixed wait, what the bot
+    /// does after `match_end`, and after `goodbye` to tell a bot that waits from one still at
+    /// work ([`ProcessBot::close`]).
+    pub fn is_waiting(&self) -> bool {
+        let drained = |fd: Option<RawFd>| fd.is_none_or(|fd| unread_bytes(fd) == Some(0));
+        self.alive
+            && drained(self.stdin.as_ref().map(AsRawFd::as_raw_fd))
+            && self.is_idle()
+            && drained(Some(self.lines.get_ref().as_raw_fd()))
+            && drained(self.stderr_probe.as_ref().map(AsRawFd::as_raw_fd))
+    }
+
+    /// Every thread of the bot's processes — its own process, their descendants and the members
+    /// of its control group — by thread id: whether it is asleep (not running, not runnable, not
+    /// in an uninterruptible wait) and how often it has left a CPU. `None` when the bot's own
+    /// process cannot be read, or the processes of any cannot be listed (no permission): then
+    /// some of its threads could not be seen. (Pids in `/proc` are the host's, also for a bot
+    /// under bubblewrap, whose processes are the children of bubblewrap's.)
+    fn threads(&self) -> Option<BTreeMap<i32, (bool, u64)>> {
+        let root = self.pid as i32;
+        let mut pids = vec![root];
+        if let Some(group) = &self.cgroup {
+            pids.extend(group.members());
+        }
+        // Without /proc/PID/task/TID/children (a kernel built without it), the parent of every
+        // process is read instead.
+        let by_parent = !Path::new(&format!("/proc/{root}/task/{root}/children")).exists();
+        let parents: Vec<(i32, i32)> = if by_parent { parents() } else { Vec::new() };
+        let mut threads = BTreeMap::new();
+        let mut seen = std::collections::BTreeSet::new();
+        let mut i = 0;
+        while let Some(&pid) = pids.get(i) {
+            i += 1;
+            if !seen.insert(pid) {
+                continue;
+            }
+            let tasks = match std::fs::read_dir(format!("/proc/{pid}/task")) {
+                Ok(tasks) => tasks,
+                Err(e) if pid == root || e.kind() == std::io::ErrorKind::PermissionDenied => {
+                    return None;
+                }
+                // Gone meanwhile.
+                Err(_) => continue,
+            };
+            for task in tasks.flatten() {
+                let Some(tid) = task.file_name().to_str().and_then(|t| t.parse().ok()) else {
+                    continue;
+                };
+                if let Some(state) = thread_state(&task.path()) {
+                    threads.insert(tid, state);
+                }
+                if !by_parent {
+                    let children = match std::fs::read_to_string(task.path().join("children")) {
+                        Ok(children) => children,
+                        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => return None,
+                        // The thread is gone meanwhile: it shows missing in the other look.
+                        Err(_) => String::new(),
+                    };
+                    pids.extend(
+                        children
+                            .split_whitespace()
+                            .filter_map(|c| c.parse::<i32>().ok()),
+                    );
+                }
+            }
+            if by_parent {
+                pids.extend(parents.iter().filter(|&&(_, p)| p == pid).map(|&(c, _)| c));
+            }
+        }
+        Some(threads)
     }
 
     /// The most memory the bot has held so far: the largest peak resident set among its
@@ -358,18 +479,52 @@ impl ProcessBot {
     pub async fn read_unasked(&mut self, deadline: Instant) -> (Vec<Fault>, bool) {
         let mut faults = Vec::new();
         loop {
-            let line = match timeout_at(deadline, self.lines.next()).await {
-                Err(_) => return (faults, false),
-                Ok(None | Some(Err(AnyDelimiterCodecError::Io(_)))) => return (faults, true),
-                Ok(Some(Err(AnyDelimiterCodecError::MaxChunkLengthExceeded))) => {
-                    faults.push(self.overlong_fault());
-                    continue;
-                }
-                Ok(Some(Ok(line))) if line.trim_ascii().is_empty() => continue,
-                Ok(Some(Ok(line))) => line,
-            };
-            faults.extend(self.stray_fault(&line, None));
+            let read = timeout_at(deadline, self.lines.next()).await.ok();
+            if let Some(ended) = self.take_unasked(read, &mut faults) {
+                return (faults, ended);
+            }
         }
+    }
+
+    /// The lines already read from the bot and not yet taken, with no request pending, as
+    /// [`ProcessBot::read_unasked`] returns them, but without waiting: when nothing the bot wrote
+    /// is unread in its pipe ([`ProcessBot::output_unread`]), every line it has written so far.
+    pub fn take_read_lines(&mut self) -> (Vec<Fault>, bool) {
+        let mut faults = Vec::new();
+        loop {
+            let read = futures::FutureExt::now_or_never(self.lines.next());
+            if let Some(ended) = self.take_unasked(read, &mut faults) {
+                return (faults, ended);
+            }
+        }
+    }
+
+    /// Takes one read of a line with no request pending (`None`: nothing came), pushing its
+    /// fault, if any, to `faults`; returns whether the reading stops, and then whether the
+    /// output ended.
+    fn take_unasked(
+        &mut self,
+        read: Option<Option<Result<tokio_util::bytes::Bytes, AnyDelimiterCodecError>>>,
+        faults: &mut Vec<Fault>,
+    ) -> Option<bool> {
+        match read {
+            None => Some(false),
+            Some(None | Some(Err(AnyDelimiterCodecError::Io(_)))) => Some(true),
+            Some(Some(Err(AnyDelimiterCodecError::MaxChunkLengthExceeded))) => {
+                faults.push(self.overlong_fault());
+                None
+            }
+            Some(Some(Ok(line))) if line.trim_ascii().is_empty() => None,
+            Some(Some(Ok(line))) => {
+                faults.extend(self.stray_fault(&line, None));
+                None
+            }
+        }
+    }
+
+    /// Whether something the bot wrote to stdout waits unread in the pipe.
+    pub fn output_unread(&self) -> bool {
+        unread_bytes(self.lines.get_ref().as_raw_fd()) != Some(0)
     }
 
     /// The fault of `line`, which is not the reply awaited (to request `pending`, if any), or
@@ -414,22 +569,52 @@ impl ProcessBot {
     }
 
     /// Ends the process as [`ProcessBot::shutdown`] does, but reads its stdout until it ends
-    /// (within the grace period too) and says how the process exited: what `referee check`
-    /// needs to judge a bot's last moments. `None` when it had been stopped already.
-    pub async fn close(&mut self, last: Option<&[u8]>, grace: Duration) -> Option<Closing> {
+    /// and says how the process exited: what `referee check` needs to judge a bot's last
+    /// moments. The bot has its exit grace ([`ProcessOptions::exit_grace`]) to exit. At the end
+    /// of it, a bot that [waits](ProcessBot::is_waiting) instead of exiting is stopped; one still
+    /// at work — not waiting for anything, just not done: on a loaded machine the grace may not
+    /// have been its own time — is given until [`ENDING_BOUND`] after `goodbye`, and stopped
+    /// then. `None` when it had been stopped already.
+    pub async fn close(&mut self, last: Option<&[u8]>) -> Option<Closing> {
         if !self.alive {
             return None;
         }
-        let deadline = Instant::now() + grace;
+        let grace = self.exit_grace;
+        let started = Instant::now();
+        let bound = started + ENDING_BOUND.max(grace);
         if let Some(line) = last {
             let _ = self.write(line, grace).await;
         }
         self.stdin = None;
-        let (stray, _) = self.read_unasked(deadline).await;
-        let exit = match timeout_at(deadline, self.child.wait()).await {
-            Ok(Ok(status)) if status.success() => Some(Ok(())),
-            Ok(Ok(_)) => Some(Err(self.exited_fault("it did not exit cleanly").await)),
-            _ => None,
+        let (mut stray, mut ended) = self.read_unasked(started + grace).await;
+        let mut status = timeout_at(started + grace, self.child.wait())
+            .await
+            .ok()
+            .and_then(Result::ok);
+        let mut pause = FIRST_LOOK;
+        while status.is_none() {
+            // Seen waiting, then the exit looked at: an exit just before the look shows.
+            let waiting = self.is_waiting();
+            status = self.child.try_wait().ok().flatten();
+            if status.is_some() || waiting || Instant::now() >= bound {
+                break;
+            }
+            let until = (Instant::now() + pause).min(bound);
+            if !ended {
+                let (lines, end) = self.read_unasked(until).await;
+                stray.extend(lines);
+                ended = end;
+            }
+            status = timeout_at(until, self.child.wait())
+                .await
+                .ok()
+                .and_then(Result::ok);
+            pause = (pause * 2).min(LONGEST_LOOK);
+        }
+        let exit = match status {
+            Some(status) if status.success() => Some(Ok(())),
+            Some(_) => Some(Err(self.exited_fault("it did not exit cleanly").await)),
+            None => None,
         };
         self.kill().await;
         Some(Closing { exit, stray })
@@ -615,11 +800,10 @@ impl ProcessBot {
     /// An `exited` fault whose message says how the bot ended and what it last wrote to stderr,
     /// or a `resource_limit` fault when a limit killed it.
     async fn exited_fault(&mut self, what: &str) -> Fault {
-        let status = timeout(Duration::from_millis(300), self.child.wait()).await;
-        let status = match status {
-            Ok(Ok(status)) => Some(status),
-            _ => None,
-        };
+        let status = self.ending_status().await;
+        if status.is_some() {
+            self.stderr_taken(ENDING_BOUND).await;
+        }
         let signal = status.and_then(|s| self.signal_of(s));
         let how = match (status, signal) {
             (_, Some(sig)) => format!("; it was killed by signal {sig}"),
@@ -663,6 +847,44 @@ impl ProcessBot {
                 format!("{limit} ({what}{how}){notes}{stderr}"),
             ),
             None => Fault::new(FaultKind::Exited, format!("{what}{how}{notes}{stderr}")),
+        }
+    }
+
+    /// The exit status of a bot that is ending (its output closed, a write to it failed): waits
+    /// until its process has exited, or until it is seen [idle](ProcessBot::is_idle) — then it
+    /// lives on, `None` — at most [`ENDING_BOUND`]. No fixed wait: an exit under way is waited
+    /// for however loaded the machine.
+    async fn ending_status(&mut self) -> Option<std::process::ExitStatus> {
+        let bound = Instant::now() + ENDING_BOUND;
+        let mut pause = FIRST_LOOK;
+        loop {
+            // Seen idle, then the exit looked at: an exit just before the look shows.
+            let idle = self.is_idle();
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            if idle || Instant::now() >= bound {
+                return None;
+            }
+            let until = (Instant::now() + pause).min(bound);
+            if let Ok(Ok(status)) = timeout_at(until, self.child.wait()).await {
+                return Some(status);
+            }
+            pause = (pause * 2).min(LONGEST_LOOK);
+        }
+    }
+
+    /// Once the bot has exited, lets the task draining its stderr take what it wrote there
+    /// before it ended, so that a fault's message shows its last words whatever ran first: waits
+    /// until nothing is unread in the pipe, at most `limit` (a process it started may still
+    /// hold the pipe).
+    async fn stderr_taken(&self, limit: Duration) {
+        let Some(probe) = &self.stderr_probe else {
+            return;
+        };
+        let deadline = Instant::now() + limit;
+        while unread_bytes(probe.as_raw_fd()).is_some_and(|n| n > 0) && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(1)).await;
         }
     }
 
@@ -720,6 +942,52 @@ fn bytes_text(bytes: usize) -> String {
     }
 }
 
+/// How many bytes wait unread in the pipe open at `fd` (either end); `None` if it cannot be
+/// asked.
+fn unread_bytes(fd: RawFd) -> Option<usize> {
+    let mut n: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one int through the pointer, to memory we own; `fd` is open for
+    // the call's duration.
+    let asked = unsafe { libc::ioctl(fd, libc::FIONREAD, &mut n) };
+    (asked == 0).then_some(n.max(0) as usize)
+}
+
+/// Whether the thread whose `/proc` directory is `dir` is asleep (neither running, nor
+/// runnable, nor in an uninterruptible wait), and how many times it has left a CPU, from its
+/// `status`.
+fn thread_state(dir: &Path) -> Option<(bool, u64)> {
+    let status = std::fs::read_to_string(dir.join("status")).ok()?;
+    let mut state = None;
+    let mut switches = 0;
+    for line in status.lines() {
+        if let Some(s) = line.strip_prefix("State:") {
+            state = s.trim_start().chars().next();
+        } else if let Some(n) = line
+            .strip_prefix("voluntary_ctxt_switches:")
+            .or_else(|| line.strip_prefix("nonvoluntary_ctxt_switches:"))
+        {
+            switches += n.trim().parse::<u64>().ok()?;
+        }
+    }
+    Some((!matches!(state?, 'R' | 'D' | 'W'), switches))
+}
+
+/// Every process with its parent, from `/proc/PID/stat` (the field after the state, which
+/// follows the last `)`: the command name may hold spaces and parentheses).
+fn parents() -> Vec<(i32, i32)> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter_map(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let parent = stat.rsplit_once(')')?.1.split_whitespace().nth(1)?;
+            Some((pid, parent.parse().ok()?))
+        })
+        .collect()
+}
+
 /// The inode of the pipe open at `fd` (0 if it cannot be read).
 fn pipe_inode(fd: std::os::fd::RawFd) -> u64 {
     // SAFETY: fstat fills the zeroed struct we own; `fd` is open for the call's duration.
@@ -730,5 +998,108 @@ fn pipe_inode(fd: std::os::fd::RawFd) -> u64 {
         } else {
             0
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::seat::SandboxMode;
+
+    /// No sandbox, and bubblewrap where it works here.
+    fn sandboxes() -> Vec<Sandbox> {
+        let mut all = vec![Sandbox::None];
+        if let Ok((bwrap @ Sandbox::Bwrap(_), _)) = Sandbox::resolve(SandboxMode::Auto) {
+            all.push(bwrap);
+        }
+        all
+    }
+
+    fn run(test: impl std::future::Future<Output = ()>) {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(test);
+    }
+
+    async fn shell(script: &str, sandbox: &Sandbox) -> ProcessBot {
+        let options = ProcessOptions {
+            sandbox: sandbox.clone(),
+            ..ProcessOptions::default()
+        };
+        let command = ["sh", "-c", script].map(String::from);
+        ProcessBot::spawn(&command, &options).await.unwrap()
+    }
+
+    /// A generous bound for what a loaded machine does in milliseconds.
+    const BOUND: Duration = Duration::from_secs(30);
+
+    #[test]
+    fn once_a_bot_is_waiting_everything_it_wrote_in_reaction_is_in_hand() {
+        run(async {
+            for sandbox in sandboxes() {
+                // Two lines for each line read, one of them through a child process, and a
+                // line on stderr.
+                let script = "while read -r l; do echo \"$l\"; echo \"$l\" | cat; echo e >&2; done";
+                let mut bot = shell(script, &sandbox).await;
+                for round in 1..=3 {
+                    bot.write(b"hi\n", BOUND).await.unwrap();
+                    let bound = Instant::now() + BOUND;
+                    let mut lines = Vec::new();
+                    while !bot.is_waiting() {
+                        assert!(Instant::now() < bound, "never waiting ({sandbox:?})");
+                        let (read, ended) = bot.read_unasked(Instant::now() + FIRST_LOOK).await;
+                        assert!(!ended);
+                        lines.extend(read);
+                    }
+                    lines.extend(bot.take_read_lines().0);
+                    assert_eq!(lines.len(), 2, "round {round} ({sandbox:?}): {lines:?}");
+                }
+                bot.kill().await;
+            }
+        });
+    }
+
+    #[test]
+    fn a_spinning_bot_is_never_idle_and_a_sleeping_one_is() {
+        run(async {
+            for sandbox in sandboxes() {
+                let spinner = shell("while :; do :; done", &sandbox).await;
+                for _ in 0..50 {
+                    assert!(!spinner.is_idle(), "{sandbox:?}");
+                    assert!(!spinner.is_waiting(), "{sandbox:?}");
+                    tokio::time::sleep(FIRST_LOOK).await;
+                }
+                let mut sleeper = shell("sleep 60", &sandbox).await;
+                let bound = Instant::now() + BOUND;
+                while !sleeper.is_idle() {
+                    assert!(Instant::now() < bound, "never idle ({sandbox:?})");
+                    tokio::time::sleep(FIRST_LOOK).await;
+                }
+                sleeper.kill().await;
+            }
+        });
+    }
+
+    #[test]
+    fn a_bot_whose_output_ends_exits_or_lives_on() {
+        run(async {
+            for sandbox in sandboxes() {
+                for (script, exits) in [("exec >&-; sleep 60", false), ("exit 3", true)] {
+                    if !exits && sandbox.is_bwrap() {
+                        // bubblewrap holds the pipe open: the output does not end.
+                        continue;
+                    }
+                    let mut bot = shell(script, &sandbox).await;
+                    let bound = Instant::now() + BOUND;
+                    while !bot.read_unasked(bound).await.1 {
+                        assert!(Instant::now() < bound, "{script} ({sandbox:?})");
+                    }
+                    assert_eq!(bot.exits().await, exits, "{script} ({sandbox:?})");
+                    bot.kill().await;
+                }
+            }
+        });
     }
 }
