@@ -3,6 +3,7 @@
 //! the check and plays a match with the commands of its README.
 
 use crate::util::*;
+use referee::starters::Language;
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -484,14 +485,22 @@ fn new_bot(game: &str, lang: &str, samples: &[(&str, &str)]) -> std::path::PathB
 
 #[test]
 fn a_new_python_or_javascript_bot_passes_the_check_and_plays() {
-    for game in ["vabanque", "bouillabaisse"] {
-        for (lang, dir, ext) in [
-            ("python", "python", "py"),
-            ("javascript", "javascript", "js"),
-        ] {
-            let file = format!("{game}_random.{ext}");
-            let sample = format!("sample-bots/{dir}/{file}");
-            follow_readme(&new_bot(game, lang, &[(&file, &sample)]), &[]);
+    // Every starter the registry's games have, as `referee new-bot` lists them.
+    let starters = referee::starters::starters();
+    for starter in starters.iter().filter(|s| s.language != Language::Rust) {
+        let files: Vec<(&str, &str)> = starter.files.iter().map(|f| (f.path, f.sample)).collect();
+        let dir = new_bot(starter.game.name(), starter.language.name(), &files);
+        follow_readme(&dir, &[]);
+    }
+    for &game in engine::GameKind::ALL {
+        for language in [Language::Python, Language::JavaScript] {
+            assert!(
+                starters
+                    .iter()
+                    .any(|s| s.game == game && s.language == language),
+                "{game} has no {} starter",
+                language.name()
+            );
         }
     }
 }
@@ -500,8 +509,13 @@ fn a_new_python_or_javascript_bot_passes_the_check_and_plays() {
 /// target directory kept between runs so that only the first run compiles its dependencies.
 #[test]
 fn a_new_rust_bot_builds_alone_passes_the_check_and_plays() {
-    // One crate serves every game (it plays among the legal actions); both games get it.
-    for game in ["vabanque", "bouillabaisse"] {
+    // One crate serves every game that lists its legal actions.
+    let rust = referee::starters::starters();
+    for game in rust
+        .iter()
+        .filter(|s| s.language == Language::Rust)
+        .map(|s| s.game.name())
+    {
         let dir = new_bot(
             game,
             "rust",
