@@ -752,6 +752,8 @@ impl ProcessBot {
     /// Whether, in the sandbox, no process of the bot holds its output any more (only
     /// bubblewrap's own processes do, which never write to it): the bot closed its stdout, so
     /// no reply can ever come. Known only with a control group to list the bot's processes.
+    /// Until bubblewrap has started the bot (its processes are all bubblewrap's then, which on
+    /// a loaded machine can last past a start-up limit), nothing is abandoned: the bot is slow.
     fn output_abandoned(&self) -> bool {
         let (Some(group), true) = (&self.cgroup, self.sandboxed) else {
             return false;
@@ -768,10 +770,12 @@ impl ProcessBot {
             std::fs::read_link(format!("/proc/{pid}/exe"))
                 .is_ok_and(|exe| exe.file_name().is_some_and(|n| n == "bwrap"))
         };
-        !group
+        let bot: Vec<i32> = group
             .members()
             .into_iter()
-            .any(|pid| !is_bwrap(pid) && holds(pid))
+            .filter(|&pid| !is_bwrap(pid))
+            .collect();
+        !bot.is_empty() && !bot.into_iter().any(holds)
     }
 
     /// What the control group saw that explains a fault, as a suffix for its message.
