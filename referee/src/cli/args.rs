@@ -282,7 +282,7 @@ pub struct RefereeingArgs {
     #[command(flatten)]
     pub policy: PolicyArgs,
     /// How bot processes are isolated [default: auto: bwrap where it works, else none].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = super::choices::sandbox_mode())]
     pub sandbox: Option<SandboxMode>,
     /// A file or directory sandboxed bots must not see (besides the referee's own outputs and
     /// config, always hidden); repeatable.

@@ -129,16 +129,16 @@ impl SettingsArgs {
 #[derive(Clone, Debug, Default, Args, Deserialize)]
 pub struct PolicyArgs {
     /// What a timeout costs [default: substitute].
-    #[arg(long, value_enum, value_name = "PENALTY")]
+    #[arg(long, value_parser = super::choices::penalty(), value_name = "PENALTY")]
     pub on_timeout: Option<Penalty>,
     /// What an illegal or wrongly shaped action costs [default: substitute].
-    #[arg(long, value_enum, value_name = "PENALTY")]
+    #[arg(long, value_parser = super::choices::penalty(), value_name = "PENALTY")]
     pub on_illegal: Option<Penalty>,
     /// What a stray line on stdout (not JSON, a wrong id) costs [default: substitute].
-    #[arg(long, value_enum, value_name = "PENALTY")]
+    #[arg(long, value_parser = super::choices::penalty(), value_name = "PENALTY")]
     pub on_protocol: Option<Penalty>,
     /// What a crash, a failed start or a killed process costs [default: forfeit].
-    #[arg(long, value_enum, value_name = "PENALTY")]
+    #[arg(long, value_parser = super::choices::penalty(), value_name = "PENALTY")]
     pub on_crash: Option<Penalty>,
 }
 

@@ -8,6 +8,7 @@ mod bot_settings;
 mod check_cmd;
 mod check_render;
 mod checks;
+mod choices;
 mod leaderboard_cmd;
 mod match_cmd;
 mod match_config;

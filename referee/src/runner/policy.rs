@@ -8,7 +8,7 @@ use protocol::FaultKind;
 use serde::{Deserialize, Serialize};
 
 /// What a class of fault costs the bot (see `docs/time-controls.md`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Penalty {
     /// The referee plays the default action for the decision and the match goes on; the fault

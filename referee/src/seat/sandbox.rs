@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 
 /// How the referee was asked to run bots.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SandboxMode {
     /// bubblewrap where it is installed and works, otherwise none (with a warning).

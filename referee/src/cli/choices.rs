@@ -1,0 +1,80 @@
+//! The command line's names for the library's settings that take one of a few values: each a
+//! clap value enum (its help text per value) mapped onto the library type, so that the library
+//! knows nothing of clap.
+
+use crate::runner::Penalty;
+use crate::seat::SandboxMode;
+use clap::ValueEnum;
+use clap::builder::{EnumValueParser, TypedValueParser};
+
+/// What a class of fault costs the bot, as the command line names it ([`Penalty`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum PenaltyChoice {
+    /// The referee plays the default action for the decision and the match goes on; the fault
+    /// counts toward the fault limit.
+    Substitute,
+    /// The bot is out of the match: stopped, its remaining decisions substituted, and ranked
+    /// below every bot that did not forfeit.
+    Forfeit,
+}
+
+impl From<PenaltyChoice> for Penalty {
+    fn from(choice: PenaltyChoice) -> Self {
+        match choice {
+            PenaltyChoice::Substitute => Penalty::Substitute,
+            PenaltyChoice::Forfeit => Penalty::Forfeit,
+        }
+    }
+}
+
+/// How the referee was asked to run bots, as the command line names it ([`SandboxMode`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum SandboxChoice {
+    /// bubblewrap where it is installed and works, otherwise none (with a warning).
+    Auto,
+    /// bubblewrap, or refuse to run.
+    Bwrap,
+    /// No sandbox: bots run as ordinary child processes.
+    None,
+}
+
+impl From<SandboxChoice> for SandboxMode {
+    fn from(choice: SandboxChoice) -> Self {
+        match choice {
+            SandboxChoice::Auto => SandboxMode::Auto,
+            SandboxChoice::Bwrap => SandboxMode::Bwrap,
+            SandboxChoice::None => SandboxMode::None,
+        }
+    }
+}
+
+/// The parser of a `--on-*` flag's value: `substitute` or `forfeit`.
+pub(super) fn penalty() -> impl TypedValueParser<Value = Penalty> {
+    EnumValueParser::<PenaltyChoice>::new().map(Penalty::from)
+}
+
+/// The parser of `--sandbox`'s value: `auto`, `bwrap` or `none`.
+pub(super) fn sandbox_mode() -> impl TypedValueParser<Value = SandboxMode> {
+    EnumValueParser::<SandboxChoice>::new().map(SandboxMode::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every value of the library types has its name on the command line, the same as in
+    /// config files (serde's).
+    #[test]
+    fn each_choice_is_named_as_in_config_files() {
+        for choice in PenaltyChoice::value_variants() {
+            let name = choice.to_possible_value().unwrap().get_name().to_string();
+            let from_file: Penalty = serde_json::from_value(name.clone().into()).unwrap();
+            assert_eq!(Penalty::from(*choice), from_file, "{name}");
+        }
+        for choice in SandboxChoice::value_variants() {
+            let name = choice.to_possible_value().unwrap().get_name().to_string();
+            let from_file: SandboxMode = serde_json::from_value(name.clone().into()).unwrap();
+            assert_eq!(SandboxMode::from(*choice), from_file, "{name}");
+        }
+    }
+}
