@@ -250,6 +250,7 @@ mod tests {
                 },
             ],
             duration_ms: 1.0,
+            internal_error: None,
         };
         // Seat 1 answers decision 1 late, crashes at 3, and the referee plays 5 for it.
         let log: Vec<LogRecord> = (0..6)

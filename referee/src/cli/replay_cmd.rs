@@ -9,6 +9,20 @@ use protocol::ExitCode;
 /// Runs `referee replay`.
 pub fn run(args: ReplayArgs) -> Result<ExitCode, Failure> {
     match replay_file(&args.file) {
+        Ok(summary) if summary.internal_error.is_some() => {
+            outln!(
+                "ok: {} decisions of {} replayed ({} substituted by the referee, {} faults recorded); every action legal up to the game's own failure, which the replay reproduces: the match is void",
+                summary.decisions,
+                summary.game,
+                summary.substituted,
+                summary.faults
+            );
+            outln!(
+                "  internal error: {}",
+                summary.internal_error.unwrap_or_default()
+            );
+            Ok(ExitCode::Success)
+        }
         Ok(summary) => {
             outln!(
                 "ok: {} decisions of {} replayed ({} substituted by the referee, {} faults recorded); every action legal, result confirmed",

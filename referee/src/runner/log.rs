@@ -2,7 +2,8 @@
 //!
 //! The first line is a [`LogRecord::Header`], then one [`LogRecord::Action`] per decision (with
 //! [`LogRecord::Fault`] lines where bots misbehaved), and last a [`LogRecord::Result`] holding
-//! the scores, ranks and the whole final state, hidden parts included.
+//! the scores, ranks and the whole final state, hidden parts included — or, when the game itself
+//! failed, a [`LogRecord::InternalError`] saying how, and the match is void.
 
 use super::policy::FaultPolicy;
 use protocol::{FaultKind, Limits};
@@ -87,6 +88,16 @@ pub enum LogRecord {
         /// Final ranks by seat.
         ranks: Vec<u32>,
         /// The whole final state, hidden information included.
+        truth: Value,
+    },
+    /// The end of a void match: the game itself failed, and no bot is charged with it.
+    InternalError {
+        /// The decision whose action the game refused to play (logged just before), if the
+        /// failure was at one; `None` when the game had no one to move but no outcome either.
+        n: Option<u64>,
+        /// What happened.
+        message: String,
+        /// The whole state the game stopped in, hidden information included.
         truth: Value,
     },
 }

@@ -1,12 +1,18 @@
-//! Refereeing one match.
+//! Refereeing one match: [`play_match`] starts it, takes one decision after another, and
+//! finishes it. Asking a seat is in `ask.rs`, the books and the I/O of a fault in `books.rs`,
+//! and what a fault costs in `ledger.rs`.
 
+use super::ask::{DecisionTime, ask, round_ms};
+use super::books::{Books, SeatState};
+use super::ledger::FaultAt;
 use super::log::{LOG_VERSION, LogPlayer, LogRecord, MatchLog};
-use super::players::{Player, append_line, is_usable, line};
+use super::players::{Player, is_usable, line};
 use super::policy::{FaultPolicy, forfeit_ranks};
-use super::record::{FaultRecord, MatchRecord, SeatStats};
-use crate::seat::{Clock, Fault, Seat, Timing};
+use super::record::MatchRecord;
+use crate::seat::reply::excerpt;
+use crate::seat::{Fault, Seat};
 use engine::{Addressed, Game, SetupError, Turn, seed};
-use protocol::{ErrorMsg, EventMsg, FaultKind, MatchEnd, MatchStart, Request, ToBot};
+use protocol::{FaultKind, MatchEnd, MatchStart, ToBot};
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -38,125 +44,10 @@ pub enum RunError {
     Worker,
 }
 
-/// Per-seat bookkeeping during a match.
-struct SeatState {
-    faults: u32,
-    ejected: bool,
-    forfeited: bool,
-    clock: Clock,
-    /// Whether the seat is a bot process that is told events.
-    listens: bool,
-    /// Lines waiting to be written to the bot with its next request.
-    pending: Vec<u8>,
-    /// Lines to write before given requests of this match ([`Player::probes`]).
-    probes: Vec<(u64, Vec<u8>)>,
-    /// Requests sent to the bot in this match.
-    asked: u64,
-    stats: SeatStats,
-}
-
-/// Everything the referee keeps while a match runs: the log, the faults, the seats' state.
-struct Books<'l> {
-    log: &'l mut MatchLog,
-    faults: Vec<FaultRecord>,
-    seats: Vec<SeatState>,
-    max_faults: u32,
-    policy: FaultPolicy,
-}
-
-impl Books<'_> {
-    /// Records a fault in the log and the results.
-    fn record(&mut self, seat: usize, decision: Option<u64>, fault: Fault) -> std::io::Result<()> {
-        self.log.write(&LogRecord::Fault {
-            n: decision,
-            seat,
-            fault: fault.fault,
-            message: fault.message.clone(),
-        })?;
-        self.faults.push(FaultRecord {
-            seat,
-            decision,
-            fault: fault.fault,
-            message: fault.message,
-            line: fault.line,
-        });
-        Ok(())
-    }
-
-    /// Records a fault committed at decision `n` (about request `id`, if it concerns one), tells
-    /// the bot (when it can still read), and ejects it when the fault leaves no usable process
-    /// or the fault limit is reached.
-    async fn punish<G: Game>(
-        &mut self,
-        seat: usize,
-        player: &mut Player<G>,
-        (n, id): (u64, Option<u64>),
-        fault: Fault,
-        substituted: Option<serde_json::Value>,
-    ) -> std::io::Result<()> {
-        let state = &mut self.seats[seat];
-        state.faults += 1;
-        let eject = self
-            .policy
-            .stops(fault.fault, state.faults, self.max_faults);
-        let forfeit = self.policy.forfeits(fault.fault);
-        let mut message = fault.message.clone();
-        if forfeit {
-            message.push_str(
-                "; the bot forfeits the match (ranked last) and the referee plays for it for the rest of the match",
-            );
-        } else if eject {
-            message.push_str(if fault.fault.is_terminal() {
-                "; the referee plays for this seat for the rest of the match"
-            } else {
-                "; fault limit reached: the bot is stopped and the referee plays for it for the rest of the match"
-            });
-        }
-        state.forfeited |= forfeit;
-        if let Seat::Process(bot) = &mut player.seat {
-            state
-                .pending
-                .extend(line(&ToBot::<(), (), ()>::Error(ErrorMsg {
-                    id,
-                    fault: fault.fault,
-                    message: message.clone(),
-                    substituted,
-                })));
-            if eject {
-                // Tell it why, close its input, give it a moment to exit, then stop its group.
-                let grace = Duration::from_millis(100);
-                bot.shutdown(Some(&state.pending), grace).await;
-                state.pending.clear();
-            }
-        }
-        state.ejected |= eject;
-        self.record(seat, Some(n), Fault { message, ..fault })
-    }
-
-    /// Queues each event for the seats in its audience, serialized once — and not at all when
-    /// no bot process in its audience listens (built-in bots, stopped bots).
-    fn route<E: serde::Serialize>(&mut self, events: &[Addressed<E>]) {
-        for addressed in events {
-            let hears = |(i, state): (usize, &SeatState)| {
-                state.listens && !state.ejected && addressed.to.includes(i)
-            };
-            if !self.seats.iter().enumerate().any(hears) {
-                continue;
-            }
-            let bytes = line(&ToBot::<(), (), _>::Event(EventMsg {
-                event: &addressed.event,
-            }));
-            for (i, state) in self.seats.iter_mut().enumerate() {
-                if hears((i, state)) {
-                    state.pending.extend_from_slice(&bytes);
-                }
-            }
-        }
-    }
-}
-
 /// Referees one match between `players` (one per seat, in seat order) and returns its record.
-/// Bot misbehaviour never fails a match: it is recorded and the match goes on.
+/// Bot misbehaviour never fails a match: it is recorded and the match goes on. A failure of the
+/// game itself (it refuses to play an action it accepted) ends the match void, with the
+/// record's [`MatchRecord::internal_error`] saying what happened.
 ///
 /// # Errors
 /// [`RunError`] when the game refuses the setup or the log cannot be written.
@@ -166,35 +57,78 @@ pub async fn play_match<G: Game>(
     players: &mut [Player<G>],
     log: &mut MatchLog,
 ) -> Result<MatchRecord, RunError> {
-    let started = Instant::now();
-    let mut game = G::new(options, players.len(), settings.seed)?;
-    let options_json = serde_json::to_value(options).expect("options serialize");
-    if log.is_enabled() {
-        write_header(log, settings, &options_json, players, G::NAME)?;
+    let mut run = MatchRun::start(settings, options, players, log).await?;
+    while let Some(turn) = run.next_turn() {
+        run.decide(turn).await?;
+    }
+    run.finish().await
+}
+
+/// A match being refereed.
+struct MatchRun<'a, G: Game> {
+    settings: &'a MatchSettings,
+    players: &'a mut [Player<G>],
+    books: Books<'a>,
+    game: G,
+    names: Vec<String>,
+    started: Instant,
+    /// The decision to come (0-based).
+    n: u64,
+    /// The events of the last action played.
+    events: Vec<Addressed<G::Event>>,
+    /// Why the match stopped early, if the game failed: the decision and what happened.
+    internal_error: Option<(Option<u64>, String)>,
+}
+
+impl<'a, G: Game> MatchRun<'a, G> {
+    /// Sets the match up: the game, the log's header, each seat told the match begins (or its
+    /// absence recorded), the opening events queued.
+    async fn start(
+        settings: &'a MatchSettings,
+        options: &G::Options,
+        players: &'a mut [Player<G>],
+        log: &'a mut MatchLog,
+    ) -> Result<Self, RunError> {
+        let started = Instant::now();
+        let game = G::new(options, players.len(), settings.seed)?;
+        let options_json = serde_json::to_value(options).expect("options serialize");
+        if log.is_enabled() {
+            write_header(log, settings, &options_json, players, G::NAME)?;
+        }
+        let seats = players
+            .iter_mut()
+            .map(|p| SeatState::new(p, settings.policy, settings.max_faults))
+            .collect();
+        let mut run = MatchRun {
+            settings,
+            names: players.iter().map(|p| p.name.clone()).collect(),
+            players,
+            books: Books {
+                log,
+                faults: Vec::new(),
+                seats,
+            },
+            game,
+            started,
+            n: 0,
+            events: Vec::new(),
+            internal_error: None,
+        };
+        for seat in 0..run.players.len() {
+            run.open_seat(seat, &options_json).await?;
+        }
+        run.books.route(&run.game.opening_events());
+        Ok(run)
     }
 
-    let mut books = Books {
-        log,
-        faults: Vec::new(),
-        seats: players
-            .iter_mut()
-            .map(|p| SeatState {
-                faults: 0,
-                ejected: false,
-                forfeited: false,
-                clock: Clock::new(p.time),
-                listens: false,
-                pending: Vec::new(),
-                probes: std::mem::take(&mut p.probes),
-                asked: 0,
-                stats: SeatStats::default(),
-            })
-            .collect(),
-        max_faults: settings.max_faults,
-        policy: settings.policy,
-    };
-    let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
-    for (i, player) in players.iter_mut().enumerate() {
+    /// Records a seat's absence (a bot that did not start or is no longer running) or tells
+    /// its bot the match begins.
+    async fn open_seat(
+        &mut self,
+        i: usize,
+        options_json: &serde_json::Value,
+    ) -> Result<(), RunError> {
+        let player = &mut self.players[i];
         let absent = match player.startup_fault.take() {
             Some(fault) => Some(fault),
             None if !is_usable(player) => Some(Fault::new(
@@ -203,29 +137,21 @@ pub async fn play_match<G: Game>(
             )),
             None => None,
         };
-        if let Some(mut fault) = absent {
-            let forfeit = books.policy.forfeits_absent();
-            fault.message.push_str(if forfeit {
-                "; the bot forfeits the match (ranked last) and the referee plays for its seat"
-            } else {
-                "; the referee plays for this seat"
-            });
-            books.seats[i].forfeited = forfeit;
-            books.record(i, None, fault)?;
+        if let Some(fault) = absent {
+            self.books.charge(i, FaultAt::Start, fault)?;
         }
-        let state = &mut books.seats[i];
-        state.ejected = !is_usable(player);
+        let state = &mut self.books.seats[i];
         state.listens = matches!(player.seat, Seat::Process(_)) && player.wants_events;
-        let bot_seed = seed::bot_seed(settings.seed, i);
+        let bot_seed = seed::bot_seed(self.settings.seed, i);
         match &mut player.seat {
             Seat::Process(bot) => {
                 bot.begin_match(player.next_id).await;
                 state
                     .pending
                     .extend(line(&ToBot::<(), (), ()>::MatchStart(MatchStart {
-                        match_id: settings.match_id.clone(),
+                        match_id: self.settings.match_id.clone(),
                         seat: i,
-                        players: names.clone(),
+                        players: self.names.clone(),
                         seed: bot_seed,
                         options: options_json.clone(),
                     })))
@@ -233,117 +159,196 @@ pub async fn play_match<G: Game>(
             Seat::Builtin(strategy) => strategy.match_start(i, bot_seed),
             Seat::Absent => {}
         }
+        Ok(())
     }
-    books.route(&game.opening_events());
 
-    let mut events = Vec::new();
-    let mut n = 0u64;
-    while let Some(turn) = game.to_move() {
-        let seat = turn.seat;
-        let player = &mut players[seat];
-        let mut noise = Vec::new();
-        let mut timing = (0.0, false);
-        let answer = if books.seats[seat].ejected {
-            None
-        } else {
-            let state = &mut books.seats[seat];
-            let left = settings.max_faults.saturating_sub(state.faults) as usize;
-            Some(ask(&game, turn, player, state, left, &mut noise, &mut timing).await)
-        };
-        let (elapsed_ms, overrun) = timing;
-        for fault in noise {
-            if !books.seats[seat].ejected {
-                books.punish(seat, player, (n, None), fault, None).await?;
-            }
+    /// Who is to decide now: `None` once the match is over or the game has failed.
+    fn next_turn(&self) -> Option<Turn> {
+        match self.internal_error {
+            Some(_) => None,
+            None => self.game.to_move(),
         }
-        let (action, substituted) = match answer {
-            _ if books.seats[seat].ejected => (game.default_action(), true),
-            Some(Ok(action)) => (action, false),
-            Some(Err(fault)) => {
-                let default = game.default_action();
-                let shown = serde_json::to_value(&default).ok();
-                let id = player
-                    .next_id
-                    .checked_sub(1)
-                    .filter(|_| matches!(player.seat, Seat::Process(_)));
-                books.punish(seat, player, (n, id), fault, shown).await?;
-                (default, true)
-            }
-            None => (game.default_action(), true),
-        };
-        let stats = &mut books.seats[seat].stats;
-        stats.decisions += 1;
-        if substituted {
-            stats.substituted += 1;
-        } else {
-            stats.total_ms += elapsed_ms;
-            stats.max_ms = stats.max_ms.max(elapsed_ms);
-            stats.times.record(elapsed_ms);
-            stats.overruns += u32::from(overrun);
-        }
+    }
+
+    /// Takes one decision: the seat's action (or the default action, with its fault
+    /// recorded), counted, logged and played.
+    async fn decide(&mut self, turn: Turn) -> Result<(), RunError> {
+        let (action, substituted, time) = self.take_decision(turn).await?;
+        self.books.seats[turn.seat].count_decision(substituted, time);
         // Serializing the action is skipped entirely when no log is kept.
-        if books.log.is_enabled() {
-            books.log.write(&LogRecord::Action {
-                n,
-                seat,
+        if self.books.log.is_enabled() {
+            self.books.log.write(&LogRecord::Action {
+                n: self.n,
+                seat: turn.seat,
                 phase: turn.phase.to_string(),
                 action: serde_json::to_value(&action).expect("actions serialize"),
                 substituted,
-                ms: elapsed_ms,
-                overrun,
+                ms: time.ms,
+                overrun: time.overrun,
             })?;
         }
-        events.clear();
-        game.play(&action, &mut events)
-            .expect("the action was checked or is the default");
-        books.route(&events);
-        n += 1;
+        self.play(&action, substituted);
+        Ok(())
     }
 
-    let outcome = game.outcome().expect("the match is over");
-    let forfeited: Vec<bool> = books.seats.iter().map(|s| s.forfeited).collect();
-    let ranks = forfeit_ranks(&outcome.ranks, &forfeited);
-    for (i, player) in players.iter_mut().enumerate() {
-        let limit = Duration::from_millis(player.time.limits.decision_ms);
-        if let (Seat::Process(bot), false) = (&mut player.seat, books.seats[i].ejected) {
-            let state = &mut books.seats[i];
-            state
-                .pending
-                .extend(line(&ToBot::<(), (), ()>::MatchEnd(MatchEnd {
-                    match_id: settings.match_id.clone(),
-                    scores: outcome.scores.clone(),
-                    ranks: ranks.clone(),
-                })));
-            let written = bot.write(&state.pending, limit).await;
-            state.pending.clear();
-            if let Err(fault) = written {
-                bot.kill().await;
-                books.seats[i].ejected = true;
-                books.record(i, None, fault)?;
+    /// The action played for `turn`: the seat's own, or the game's default action when its
+    /// bot is stopped or faulted (the faults recorded, the bot told); and whether it was
+    /// substituted, and the time taken.
+    async fn take_decision(
+        &mut self,
+        turn: Turn,
+    ) -> std::io::Result<(G::Action, bool, DecisionTime)> {
+        let seat = turn.seat;
+        if self.books.seats[seat].ledger.is_stopped() {
+            return Ok((self.game.default_action(), true, DecisionTime::default()));
+        }
+        let player = &mut self.players[seat];
+        let state = &mut self.books.seats[seat];
+        let left = state.ledger.faults_left() as usize;
+        let answer = ask(&self.game, turn, player, state, left).await;
+        for fault in answer.noise {
+            if !self.books.seats[seat].ledger.is_stopped() {
+                self.books
+                    .punish(seat, player, (self.n, None), fault, None)
+                    .await?;
             }
         }
-        books.seats[i].stats.ejected = books.seats[i].ejected;
-        books.seats[i].stats.forfeited = books.seats[i].forfeited;
+        let fault = match answer.action {
+            Ok(action) if !self.books.seats[seat].ledger.is_stopped() => {
+                return Ok((action, false, answer.time));
+            }
+            Ok(_) => None,
+            Err(_) if self.books.seats[seat].ledger.is_stopped() => None,
+            Err(fault) => Some(fault),
+        };
+        let default = self.game.default_action();
+        if let Some(fault) = fault {
+            let shown = serde_json::to_value(&default).ok();
+            let id = player
+                .next_id
+                .checked_sub(1)
+                .filter(|_| matches!(player.seat, Seat::Process(_)));
+            self.books
+                .punish(seat, player, (self.n, id), fault, shown)
+                .await?;
+        }
+        Ok((default, true, answer.time))
     }
-    if books.log.is_enabled() {
-        books.log.write(&LogRecord::Result {
-            scores: outcome.scores.clone(),
-            ranks: ranks.clone(),
-            truth: game.truth(),
-        })?;
-        books.log.flush()?;
+
+    /// Plays `action` and routes its events; if the game refuses it (a bug of the game: it was
+    /// checked, or is the game's own default action), the match stops with an internal error.
+    fn play(&mut self, action: &G::Action, substituted: bool) {
+        self.events.clear();
+        match self.game.play(action, &mut self.events) {
+            Ok(()) => {
+                self.books.route(&self.events);
+                self.n += 1;
+            }
+            Err(illegal) => {
+                let which = if substituted {
+                    "its own default action"
+                } else {
+                    "an action its rules check had accepted"
+                };
+                let shown = excerpt(&serde_json::to_string(action).unwrap_or_default());
+                let message = format!(
+                    "the game refused to play {shown} at decision {}, {which}: {illegal}",
+                    self.n
+                );
+                self.internal_error = Some((Some(self.n), message));
+            }
+        }
     }
-    Ok(MatchRecord {
-        match_id: settings.match_id.clone(),
-        game: G::NAME.to_string(),
-        seed: settings.seed,
-        players: names,
-        scores: outcome.scores,
-        ranks,
-        faults: books.faults,
-        stats: books.seats.into_iter().map(|s| s.stats).collect(),
-        duration_ms: round_ms(started.elapsed()),
-    })
+
+    /// Ends the match: the result (void after an internal error), told to every bot still
+    /// playing, the log's last record, and the match's record.
+    async fn finish(mut self) -> Result<MatchRecord, RunError> {
+        let (scores, ranks) = self.result();
+        self.end_seats(&scores, &ranks).await?;
+        if self.books.log.is_enabled() {
+            let truth = self.game.truth();
+            self.books.log.write(&match &self.internal_error {
+                None => LogRecord::Result {
+                    scores: scores.clone(),
+                    ranks: ranks.clone(),
+                    truth,
+                },
+                Some((n, message)) => LogRecord::InternalError {
+                    n: *n,
+                    message: message.clone(),
+                    truth,
+                },
+            })?;
+            self.books.log.flush()?;
+        }
+        Ok(MatchRecord {
+            match_id: self.settings.match_id.clone(),
+            game: G::NAME.to_string(),
+            seed: self.settings.seed,
+            players: self.names,
+            scores,
+            ranks,
+            faults: self.books.faults,
+            stats: self.books.seats.into_iter().map(|s| s.stats).collect(),
+            duration_ms: round_ms(self.started.elapsed()),
+            internal_error: self.internal_error.map(|(_, message)| message),
+        })
+    }
+
+    /// The scores and ranks (forfeits ranked last); a void match's, after an internal error:
+    /// every score 0 and every seat ranked 1.
+    fn result(&mut self) -> (Vec<i64>, Vec<u32>) {
+        if self.internal_error.is_none() {
+            match self.game.outcome() {
+                Some(outcome) => {
+                    let forfeited: Vec<bool> = self
+                        .books
+                        .seats
+                        .iter()
+                        .map(|s| s.ledger.has_forfeited())
+                        .collect();
+                    return (outcome.scores, forfeit_ranks(&outcome.ranks, &forfeited));
+                }
+                None => {
+                    let message = format!(
+                        "the game has no seat to move after {} decisions, but no outcome either",
+                        self.n
+                    );
+                    self.internal_error = Some((None, message));
+                }
+            }
+        }
+        let seats = self.players.len();
+        (vec![0; seats], vec![1; seats])
+    }
+
+    /// Tells every bot still playing the result; a bot that cannot take it is stopped, with
+    /// its fault recorded. Fills in each seat's ejection and forfeit.
+    async fn end_seats(&mut self, scores: &[i64], ranks: &[u32]) -> Result<(), RunError> {
+        for (i, player) in self.players.iter_mut().enumerate() {
+            let limit = Duration::from_millis(player.time.limits.decision_ms);
+            let state = &mut self.books.seats[i];
+            if let (Seat::Process(bot), false) = (&mut player.seat, state.ledger.is_stopped()) {
+                state
+                    .pending
+                    .extend(line(&ToBot::<(), (), ()>::MatchEnd(MatchEnd {
+                        match_id: self.settings.match_id.clone(),
+                        scores: scores.to_vec(),
+                        ranks: ranks.to_vec(),
+                    })));
+                let written = bot.write(&state.pending, limit).await;
+                state.pending.clear();
+                if let Err(fault) = written {
+                    bot.kill().await;
+                    self.books.charge(i, FaultAt::End, fault)?;
+                }
+            }
+            let state = &mut self.books.seats[i];
+            state.stats.ejected = state.ledger.is_stopped();
+            state.stats.forfeited = state.ledger.has_forfeited();
+        }
+        Ok(())
+    }
 }
 
 /// Writes the log's header: what is played, by whom, under which rules.
@@ -372,125 +377,4 @@ fn write_header<G: Game>(
         max_faults: settings.max_faults,
         policy: settings.policy,
     })
-}
-
-/// Asks the seat to move for its action and checks it: syntax first (JSON, message, the game's
-/// action for this phase), then legality. Lines that are not the reply go to `noise` (at most
-/// `max_noise`, the faults the bot has left before it is stopped). `timing` receives the time
-/// taken, in milliseconds, and whether a soft overrun covered it.
-async fn ask<G: Game>(
-    game: &G,
-    turn: Turn,
-    player: &mut Player<G>,
-    state: &mut SeatState,
-    max_noise: usize,
-    noise: &mut Vec<Fault>,
-    timing: &mut (f64, bool),
-) -> Result<G::Action, Fault> {
-    let view = game.view(turn.seat);
-    let legal = game.legal_actions();
-    let action = match &mut player.seat {
-        Seat::Builtin(strategy) => {
-            let started = Instant::now();
-            let action = strategy.decide(&view, legal.as_deref());
-            timing.0 = round_ms(started.elapsed());
-            action
-        }
-        Seat::Process(bot) => {
-            let id = player.next_id;
-            player.next_id += 1;
-            if let Some(k) = state.probes.iter().position(|(at, _)| *at == state.asked) {
-                let (_, lines) = state.probes.swap_remove(k);
-                state.pending.extend(lines);
-            }
-            state.asked += 1;
-            let allowance = state.clock.allowance();
-            append_line(
-                &mut state.pending,
-                &ToBot::<_, _, ()>::Request(Request {
-                    id,
-                    phase: turn.phase.to_string(),
-                    view: &view,
-                    legal: legal.as_ref().map(|l| l.iter().collect()),
-                    time_left_ms: allowance.told_ms(),
-                }),
-            );
-            let written = bot.write(&state.pending, allowance.wait).await;
-            state.pending.clear();
-            written?;
-            // The clock runs from the moment the request is written until the reply is read.
-            let sent = Instant::now();
-            let reply = bot
-                .read_reply(id, sent + allowance.wait, max_noise, noise)
-                .await;
-            let elapsed = sent.elapsed();
-            timing.0 = round_ms(elapsed);
-            let value = match reply {
-                Ok(value) => value,
-                Err(mut fault) => {
-                    state.clock.spend(elapsed);
-                    if fault.fault == FaultKind::Timeout {
-                        // Say which limit it was, before whatever else the bot's process adds.
-                        fault.message = fault.message.replacen(
-                            "the time limit",
-                            &format!(
-                                "the time limit of {} ms{}",
-                                allowance.told_ms(),
-                                clock_note(player.time.limits.bank_ms.is_some())
-                            ),
-                            1,
-                        );
-                    }
-                    return Err(fault);
-                }
-            };
-            match state.clock.charge(allowance, elapsed) {
-                Timing::InTime => {}
-                Timing::Overrun => timing.1 = true,
-                Timing::Late => {
-                    return Err(Fault::new(
-                        FaultKind::Timeout,
-                        format!(
-                            "the reply came after {:.1} ms, over the time limit of {} ms{}",
-                            timing.0,
-                            allowance.told_ms(),
-                            clock_note(player.time.limits.bank_ms.is_some())
-                        ),
-                    ));
-                }
-            }
-            game.parse_action(&value).map_err(|expected| {
-                let message = format!(
-                    "the action {value} is not a {} action: {expected}",
-                    turn.phase
-                );
-                Fault::new(FaultKind::WrongShape, message)
-            })?
-        }
-        Seat::Absent => unreachable!("an absent seat is ejected before it is asked"),
-    };
-    game.check(&action)
-        .map(|()| action.clone())
-        .map_err(|illegal| {
-            Fault::new(
-                FaultKind::IllegalAction,
-                format!(
-                    "{} is illegal: {illegal}",
-                    serde_json::to_string(&action).unwrap_or_default()
-                ),
-            )
-        })
-}
-
-/// Says where a time limit came from when a bank is in play.
-fn clock_note(bank: bool) -> &'static str {
-    if bank {
-        " (the smaller of the per-decision limit and the time left in the bank)"
-    } else {
-        ""
-    }
-}
-
-fn round_ms(d: Duration) -> f64 {
-    (d.as_secs_f64() * 1e6).round() / 1e3
 }

@@ -5,14 +5,22 @@
 //! misbehaviour into a recorded [`Fault`](crate::seat::Fault) plus the game's default action,
 //! and routes each event only to the seats in its audience.
 
+mod ask;
+mod books;
 mod histogram;
+mod ledger;
 mod log;
 mod match_runner;
 mod players;
 mod policy;
 mod record;
+#[cfg(test)]
+pub(crate) mod tally;
+#[cfg(test)]
+mod tests;
 
 pub use histogram::TimeHistogram;
+pub use ledger::{Charge, FaultAt, SeatLedger};
 pub use log::{LOG_VERSION, LogPlayer, LogRecord, MatchLog};
 pub use match_runner::{MatchSettings, RunError, play_match};
 pub use players::{Player, is_usable, shutdown_players, start_players};

@@ -65,11 +65,22 @@ pub struct MatchRecord {
     pub stats: Vec<SeatStats>,
     /// Wall-clock duration in milliseconds.
     pub duration_ms: f64,
+    /// Why the match is void, when it is: the game itself failed (it refused to play an action
+    /// it had accepted), so the match stopped there, charged to no bot; its scores are then all
+    /// 0 and every seat is ranked 1. Absent from the JSON of every match that finished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub internal_error: Option<String>,
 }
 
 impl MatchRecord {
     /// Number of faults of `seat`.
     pub fn fault_count(&self, seat: usize) -> usize {
         self.faults.iter().filter(|f| f.seat == seat).count()
+    }
+
+    /// Whether the match is void (an [internal error](MatchRecord::internal_error) stopped
+    /// it): its scores and ranks say nothing of the bots.
+    pub fn is_void(&self) -> bool {
+        self.internal_error.is_some()
     }
 }

@@ -38,12 +38,26 @@ pub struct Allowance {
     /// How long the referee waits for the reply: the limit, plus the overrun grace while the
     /// bot has soft overruns left.
     pub wait: Duration,
+    /// Whether a bank is in play: the limit is then the smaller of the per-decision limit and
+    /// the time left in the bank.
+    pub banked: bool,
 }
 
 impl Allowance {
     /// The limit in whole milliseconds, as the request tells it.
     pub fn told_ms(&self) -> u64 {
         self.limit.as_millis() as u64
+    }
+
+    /// The limit as fault messages name it: "the time limit of 200 ms", and where it came from
+    /// when a bank is in play.
+    pub fn describe(&self) -> String {
+        let source = if self.banked {
+            " (the smaller of the per-decision limit and the time left in the bank)"
+        } else {
+            ""
+        };
+        format!("the time limit of {} ms{source}", self.told_ms())
     }
 }
 
@@ -102,6 +116,7 @@ impl Clock {
         Allowance {
             limit,
             wait: limit + grace,
+            banked: self.bank_left.is_some(),
         }
     }
 
@@ -160,6 +175,7 @@ mod tests {
         let mut clock = Clock::new(tc);
         let first = clock.allowance();
         assert_eq!((first.limit, first.told_ms()), (ms(2000), 2000));
+        assert_eq!(first.describe(), "the time limit of 2000 ms");
         assert_eq!(clock.charge(first, ms(1500)), Timing::InTime);
         assert_eq!(clock.allowance().limit, ms(100));
         // A first-decision allowance shorter than the per-decision limit never shortens it.
@@ -180,6 +196,10 @@ mod tests {
         // 700 - 400 + 50 = 350 left: now the bank is the tighter limit.
         let a = clock.allowance();
         assert_eq!(a.limit, ms(350));
+        assert_eq!(
+            a.describe(),
+            "the time limit of 350 ms (the smaller of the per-decision limit and the time left in the bank)"
+        );
         assert_eq!(clock.charge(a, ms(350)), Timing::InTime);
         // An empty bank gives just the increment.
         assert_eq!(clock.allowance().limit, ms(50));

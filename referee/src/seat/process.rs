@@ -431,7 +431,8 @@ impl ProcessBot {
     ) -> Result<HelloReply, Fault> {
         let deadline = Instant::now() + startup;
         self.write(hello_line, startup).await?;
-        let line = self.read_line(deadline).await.map_err(|f| match f.fault {
+        let read = self.read_line(deadline, "the start-up limit").await;
+        let line = read.map_err(|f| match f.fault {
             FaultKind::Timeout => Fault::new(
                 FaultKind::StartupTimeout,
                 format!(
@@ -669,6 +670,8 @@ impl ProcessBot {
     }
 
     /// Reads lines until the `action` reply to request `id`, or a fault that ends the wait.
+    /// `limit` names the time limit the deadline enforces, for the timeout's message (e.g. "the
+    /// time limit of 200 ms").
     ///
     /// Lines that are not that reply — not JSON, not a protocol message, a reply to another id —
     /// are faults pushed to `noise`, and the wait goes on until the deadline, so a stray debug
@@ -682,11 +685,12 @@ impl ProcessBot {
         &mut self,
         id: u64,
         deadline: Instant,
+        limit: &str,
         max_noise: usize,
         noise: &mut Vec<Fault>,
     ) -> Result<Value, Fault> {
         loop {
-            let line = match self.read_line(deadline).await {
+            let line = match self.read_line(deadline, limit).await {
                 Err(fault) if fault.fault == FaultKind::Timeout => {
                     if self.expired.len() == EXPIRED_KEPT {
                         self.expired.pop_front();
@@ -710,10 +714,11 @@ impl ProcessBot {
         }
     }
 
-    async fn read_line(&mut self, deadline: Instant) -> Result<Vec<u8>, Fault> {
+    /// Reads the next line that is not blank, until `deadline` (which enforces `limit`).
+    async fn read_line(&mut self, deadline: Instant, limit: &str) -> Result<Vec<u8>, Fault> {
         loop {
             return match timeout_at(deadline, self.lines.next()).await {
-                Err(_) => Err(self.timeout_fault().await),
+                Err(_) => Err(self.timeout_fault(limit).await),
                 Ok(None) => Err(self
                     .exited_fault("the bot closed its standard output")
                     .await),
@@ -729,9 +734,9 @@ impl ProcessBot {
         }
     }
 
-    /// A timeout, unless the bot itself has exited and only a descendant of it keeps its output
-    /// open: that is an exit, reported with the bot's exit code.
-    async fn timeout_fault(&mut self) -> Fault {
+    /// A timeout (of `limit`), unless the bot itself has exited and only a descendant of it
+    /// keeps its output open: that is an exit, reported with the bot's exit code.
+    async fn timeout_fault(&mut self, limit: &str) -> Fault {
         if self.output_abandoned() {
             return self
                 .exited_fault("the bot closed its standard output")
@@ -744,7 +749,7 @@ impl ProcessBot {
             }
             _ => Fault::new(
                 FaultKind::Timeout,
-                format!("no reply within the time limit{}", self.limit_notes()),
+                format!("no reply within {limit}{}", self.limit_notes()),
             ),
         }
     }

@@ -123,6 +123,7 @@ mod tests {
                 }],
                 stats: vec![SeatStats::default(); players.len()],
                 duration_ms: 1.0,
+                internal_error: None,
             },
         }
     }

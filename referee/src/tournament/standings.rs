@@ -287,6 +287,7 @@ mod tests {
                 faults: Vec::new(),
                 stats: vec![SeatStats::default(); players.len()],
                 duration_ms: 1.0,
+                internal_error: None,
             },
         }
     }

@@ -1,0 +1,253 @@
+//! Asking the seat to move for its action: a built-in bot is called; a bot process is sent its
+//! request and waited for, and its reply is checked — time first, then syntax (JSON, message,
+//! the game's action for this phase), then legality. Whatever goes wrong is a [`Fault`].
+
+use super::books::SeatState;
+use super::players::{Player, append_line};
+use crate::seat::reply::excerpt;
+use crate::seat::{Allowance, Fault, ProcessBot, Seat, Timing};
+use engine::{Game, Strategy, Turn};
+use protocol::{FaultKind, Request, ToBot};
+use serde_json::Value;
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// How long a decision took.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct DecisionTime {
+    /// Milliseconds from the request written to the reply read (for a built-in bot, its call),
+    /// to the microsecond; 0 when the request could not be written.
+    pub ms: f64,
+    /// Whether the reply came late and a soft overrun covered it.
+    pub overrun: bool,
+}
+
+/// A seat's answer to one request.
+pub(super) struct Answer<A> {
+    /// The action, or the fault that cost the decision.
+    pub action: Result<A, Fault>,
+    /// The lines that were not the reply, each a fault that did not end the wait.
+    pub noise: Vec<Fault>,
+    /// How long it took.
+    pub time: DecisionTime,
+}
+
+/// Asks the seat to move for its action and checks it. Lines that are not the reply go to the
+/// answer's noise (at most `max_noise`, the faults the bot has left before it is stopped).
+pub(super) async fn ask<G: Game>(
+    game: &G,
+    turn: Turn,
+    player: &mut Player<G>,
+    state: &mut SeatState,
+    max_noise: usize,
+) -> Answer<G::Action> {
+    let view = game.view(turn.seat);
+    let legal = game.legal_actions();
+    let mut answer = match &mut player.seat {
+        Seat::Builtin(strategy) => decide_builtin(strategy.as_mut(), &view, legal.as_deref()),
+        Seat::Process(bot) => {
+            let id = player.next_id;
+            player.next_id += 1;
+            let request = |time_left_ms| Request {
+                id,
+                phase: turn.phase.to_string(),
+                view: &view,
+                legal: legal.as_ref().map(|l| l.iter().collect()),
+                time_left_ms,
+            };
+            let reply = ask_process(bot, state, id, request, max_noise).await;
+            Answer {
+                action: reply
+                    .action
+                    .and_then(|value| parse_reply(game, turn, &value)),
+                noise: reply.noise,
+                time: reply.time,
+            }
+        }
+        Seat::Absent => unreachable!("an absent seat is ejected before it is asked"),
+    };
+    answer.action = answer.action.and_then(|action| check_legal(game, action));
+    answer
+}
+
+/// Calls a built-in bot, timing the call.
+fn decide_builtin<G: Game>(
+    strategy: &mut dyn Strategy<G>,
+    view: &G::View,
+    legal: Option<&[G::Action]>,
+) -> Answer<G::Action> {
+    let started = Instant::now();
+    let action = strategy.decide(view, legal);
+    Answer {
+        action: Ok(action),
+        noise: Vec::new(),
+        time: DecisionTime {
+            ms: round_ms(started.elapsed()),
+            overrun: false,
+        },
+    }
+}
+
+/// Sends request `id` to a bot process (made by `request` from the time it is told it has),
+/// after whatever is queued for it, and waits for the reply within the seat's allowance.
+async fn ask_process<V: serde::Serialize, A: serde::Serialize>(
+    bot: &mut ProcessBot,
+    state: &mut SeatState,
+    id: u64,
+    request: impl FnOnce(u64) -> Request<V, A>,
+    max_noise: usize,
+) -> Answer<Value> {
+    state.queue_probes();
+    let allowance = state.clock.allowance();
+    append_line(
+        &mut state.pending,
+        &ToBot::<V, A, ()>::Request(request(allowance.told_ms())),
+    );
+    let written = bot.write(&state.pending, allowance.wait).await;
+    state.pending.clear();
+    if let Err(fault) = written {
+        return Answer {
+            action: Err(fault),
+            noise: Vec::new(),
+            time: DecisionTime::default(),
+        };
+    }
+    // The clock runs from the moment the request is written until the reply is read.
+    let sent = Instant::now();
+    let limit = allowance.describe();
+    let mut noise = Vec::new();
+    let reply = bot
+        .read_reply(id, sent + allowance.wait, &limit, max_noise, &mut noise)
+        .await;
+    let elapsed = sent.elapsed();
+    let (action, overrun) = judge_time(state, allowance, elapsed, reply);
+    Answer {
+        action,
+        noise,
+        time: DecisionTime {
+            ms: round_ms(elapsed),
+            overrun,
+        },
+    }
+}
+
+/// Charges the seat's clock for a reply read `elapsed` after its request was written (or for
+/// the wait that got none) and says whether the reply counts and whether an overrun covered it.
+fn judge_time(
+    state: &mut SeatState,
+    allowance: Allowance,
+    elapsed: Duration,
+    reply: Result<Value, Fault>,
+) -> (Result<Value, Fault>, bool) {
+    let value = match reply {
+        Ok(value) => value,
+        Err(fault) => {
+            state.clock.spend(elapsed);
+            return (Err(fault), false);
+        }
+    };
+    match state.clock.charge(allowance, elapsed) {
+        Timing::InTime => (Ok(value), false),
+        Timing::Overrun => (Ok(value), true),
+        Timing::Late => {
+            let message = format!(
+                "the reply came after {:.1} ms, over {}",
+                round_ms(elapsed),
+                allowance.describe()
+            );
+            (Err(Fault::new(FaultKind::Timeout, message)), false)
+        }
+    }
+}
+
+/// Reads a bot's reply as an action of the phase to move: a `wrong_shape` fault otherwise.
+fn parse_reply<G: Game>(game: &G, turn: Turn, value: &Value) -> Result<G::Action, Fault> {
+    game.parse_action(value).map_err(|expected| {
+        let shown = excerpt(&value.to_string());
+        let message = format!(
+            "the action {shown} is not a {} action: {expected}",
+            turn.phase
+        );
+        Fault::new(FaultKind::WrongShape, message)
+    })
+}
+
+/// Checks an action against the rules: an `illegal_action` fault when they forbid it.
+fn check_legal<G: Game>(game: &G, action: G::Action) -> Result<G::Action, Fault> {
+    match game.check(&action) {
+        Ok(()) => Ok(action),
+        Err(illegal) => {
+            let shown = excerpt(&serde_json::to_string(&action).unwrap_or_default());
+            let message = format!("{shown} is illegal: {illegal}");
+            Err(Fault::new(FaultKind::IllegalAction, message))
+        }
+    }
+}
+
+/// A duration in milliseconds, to the microsecond.
+pub(super) fn round_ms(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::tally::{Options, Tally};
+
+    const TURN: Turn = Turn {
+        seat: 0,
+        phase: "say",
+    };
+
+    fn tally() -> Tally {
+        Tally::new(&Options::default(), 2, 0).unwrap()
+    }
+
+    /// A fault that echoes a bot's action shows an excerpt of it, whatever its size.
+    #[test]
+    fn a_huge_action_is_cut_in_its_fault_message() {
+        let huge = "x".repeat(500_000);
+        let wrong_shape =
+            parse_reply(&tally(), TURN, &serde_json::json!({ "shout": huge })).unwrap_err();
+        assert_eq!(wrong_shape.fault, FaultKind::WrongShape);
+        assert!(
+            wrong_shape.message.len() < 600,
+            "{}",
+            wrong_shape.message.len()
+        );
+        assert!(
+            wrong_shape
+                .message
+                .starts_with(r#"the action {"shout":"xxx"#),
+            "{}",
+            &wrong_shape.message[..50]
+        );
+        assert!(
+            wrong_shape
+                .message
+                .contains("… (500012 bytes) is not a say action: expected")
+        );
+
+        let loud = serde_json::json!({ "say": 42, "note": huge });
+        let action = parse_reply(&tally(), TURN, &loud).unwrap();
+        let illegal = check_legal(&tally(), action).unwrap_err();
+        assert_eq!(illegal.fault, FaultKind::IllegalAction);
+        assert!(illegal.message.len() < 600, "{}", illegal.message.len());
+        assert!(
+            illegal
+                .message
+                .ends_with("… (500020 bytes) is illegal: say a number from 0 to 9"),
+            "{}",
+            illegal.message
+        );
+    }
+
+    #[test]
+    fn a_small_action_is_shown_whole() {
+        let fault = parse_reply(&tally(), TURN, &serde_json::json!({"table": 1})).unwrap_err();
+        assert_eq!(
+            fault.message,
+            r#"the action {"table":1} is not a say action: expected {"say": N}"#
+        );
+    }
+}

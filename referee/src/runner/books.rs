@@ -1,0 +1,166 @@
+//! What the referee keeps while a match runs — the log, the faults, each seat's state — and the
+//! I/O that goes with a fault: the bot is told, and stopped when its ledger says so.
+
+use super::ask::DecisionTime;
+use super::ledger::{FaultAt, SeatLedger};
+use super::log::{LogRecord, MatchLog};
+use super::players::{Player, line};
+use super::policy::FaultPolicy;
+use super::record::{FaultRecord, SeatStats};
+use crate::seat::{Clock, Fault, Seat};
+use engine::{Addressed, Game};
+use protocol::{ErrorMsg, EventMsg, ToBot};
+use std::time::Duration;
+
+/// How long a bot that is stopped during a match has to exit after its input is closed.
+const EJECT_GRACE: Duration = Duration::from_millis(100);
+
+/// One seat's state during a match.
+pub(super) struct SeatState {
+    /// Its faults and what they cost.
+    pub ledger: SeatLedger,
+    /// Its clock.
+    pub clock: Clock,
+    /// Whether the seat is a bot process that is told events.
+    pub listens: bool,
+    /// Lines waiting to be written to the bot with its next request.
+    pub pending: Vec<u8>,
+    /// Lines to write before given requests of this match ([`Player::probes`]).
+    probes: Vec<(u64, Vec<u8>)>,
+    /// Requests sent to the bot in this match.
+    asked: u64,
+    /// Its decision statistics.
+    pub stats: SeatStats,
+}
+
+impl SeatState {
+    /// The state of `player`'s seat at the start of a match (taking the player's probes).
+    pub fn new<G: Game>(player: &mut Player<G>, policy: FaultPolicy, max_faults: u32) -> Self {
+        SeatState {
+            ledger: SeatLedger::new(policy, max_faults),
+            clock: Clock::new(player.time),
+            listens: false,
+            pending: Vec::new(),
+            probes: std::mem::take(&mut player.probes),
+            asked: 0,
+            stats: SeatStats::default(),
+        }
+    }
+
+    /// Counts a request about to be written, queueing first the probes due before it.
+    pub fn queue_probes(&mut self) {
+        if let Some(k) = self.probes.iter().position(|(at, _)| *at == self.asked) {
+            let (_, lines) = self.probes.swap_remove(k);
+            self.pending.extend(lines);
+        }
+        self.asked += 1;
+    }
+
+    /// Counts one decision in the statistics: the bot's own time, unless the referee played
+    /// for it.
+    pub fn count_decision(&mut self, substituted: bool, time: DecisionTime) {
+        let stats = &mut self.stats;
+        stats.decisions += 1;
+        if substituted {
+            stats.substituted += 1;
+        } else {
+            stats.total_ms += time.ms;
+            stats.max_ms = stats.max_ms.max(time.ms);
+            stats.times.record(time.ms);
+            stats.overruns += u32::from(time.overrun);
+        }
+    }
+
+    /// Whether the bot is told events now.
+    fn hears(&self) -> bool {
+        self.listens && !self.ledger.is_stopped()
+    }
+}
+
+/// Everything the referee keeps while a match runs: the log, the faults, the seats' state.
+pub(super) struct Books<'l> {
+    /// The match log.
+    pub log: &'l mut MatchLog,
+    /// Every fault, in order.
+    pub faults: Vec<FaultRecord>,
+    /// The seats' state, by seat.
+    pub seats: Vec<SeatState>,
+}
+
+impl Books<'_> {
+    /// Charges a fault of `seat` committed `at` to its ledger and records it, its message
+    /// saying what it costs. Returns that message.
+    pub fn charge(&mut self, seat: usize, at: FaultAt, fault: Fault) -> std::io::Result<String> {
+        let charge = self.seats[seat].ledger.charge(fault.fault, at);
+        let message = charge.message(&fault.message);
+        let decision = match at {
+            FaultAt::Decision(n) => Some(n),
+            FaultAt::Start | FaultAt::End => None,
+        };
+        self.log.write(&LogRecord::Fault {
+            n: decision,
+            seat,
+            fault: fault.fault,
+            message: message.clone(),
+        })?;
+        self.faults.push(FaultRecord {
+            seat,
+            decision,
+            fault: fault.fault,
+            message: message.clone(),
+            line: fault.line,
+        });
+        Ok(message)
+    }
+
+    /// Charges and records a fault committed at decision `n` (about request `id`, if it
+    /// concerns one), tells the bot (when it can still read, with the action `substituted` for
+    /// it, if any), and stops it when its ledger says so.
+    pub async fn punish<G: Game>(
+        &mut self,
+        seat: usize,
+        player: &mut Player<G>,
+        (n, id): (u64, Option<u64>),
+        fault: Fault,
+        substituted: Option<serde_json::Value>,
+    ) -> std::io::Result<()> {
+        let kind = fault.fault;
+        let message = self.charge(seat, FaultAt::Decision(n), fault)?;
+        let state = &mut self.seats[seat];
+        if let Seat::Process(bot) = &mut player.seat {
+            state
+                .pending
+                .extend(line(&ToBot::<(), (), ()>::Error(ErrorMsg {
+                    id,
+                    fault: kind,
+                    message,
+                    substituted,
+                })));
+            if state.ledger.is_stopped() {
+                // Tell it why, close its input, give it a moment to exit, then stop its group.
+                bot.shutdown(Some(&state.pending), EJECT_GRACE).await;
+                state.pending.clear();
+            }
+        }
+        Ok(())
+    }
+
+    /// Queues each event for the seats in its audience, serialized once — and not at all when
+    /// no bot process in its audience listens (built-in bots, stopped bots).
+    pub fn route<E: serde::Serialize>(&mut self, events: &[Addressed<E>]) {
+        for addressed in events {
+            let hears = |(i, state): (usize, &SeatState)| state.hears() && addressed.to.includes(i);
+            if !self.seats.iter().enumerate().any(hears) {
+                continue;
+            }
+            let bytes = line(&ToBot::<(), (), _>::Event(EventMsg {
+                event: &addressed.event,
+            }));
+            for (i, state) in self.seats.iter_mut().enumerate() {
+                if hears((i, state)) {
+                    state.pending.extend_from_slice(&bytes);
+                }
+            }
+        }
+    }
+}
