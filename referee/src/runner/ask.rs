@@ -1,11 +1,12 @@
-//! Asking the seat to move for its action: a built-in bot is called; a bot process is sent its
-//! request and waited for, and its reply is checked — time first, then syntax (JSON, message,
-//! the game's action for this phase), then legality. Whatever goes wrong is a [`Fault`].
+//! Asking the seat to move for its action: a built-in bot is called; a bot that speaks the
+//! protocol (a process, or a script in tests) is sent its request and waited for, and its reply
+//! is checked — time first, then syntax (JSON, message, the game's action for this phase), then
+//! legality. Whatever goes wrong is a [`Fault`].
 
 use super::books::SeatState;
 use super::players::{Player, append_line};
 use crate::seat::reply::excerpt;
-use crate::seat::{Allowance, Fault, ProcessBot, Seat, Timing};
+use crate::seat::{Allowance, Fault, ReplyWait, Seat, Talker, Timing};
 use engine::{Game, Strategy, Turn};
 use protocol::{FaultKind, Request, ToBot};
 use serde_json::Value;
@@ -43,28 +44,30 @@ pub(super) async fn ask<G: Game>(
 ) -> Answer<G::Action> {
     let view = game.view(turn.seat);
     let legal = game.legal_actions();
-    let mut answer = match &mut player.seat {
-        Seat::Builtin(strategy) => decide_builtin(strategy.as_mut(), &view, legal.as_deref()),
-        Seat::Process(bot) => {
-            let id = player.next_id;
-            player.next_id += 1;
-            let request = |time_left_ms| Request {
-                id,
-                phase: turn.phase.to_string(),
-                view: &view,
-                legal: legal.as_ref().map(|l| l.iter().collect()),
-                time_left_ms,
-            };
-            let reply = ask_process(bot, state, id, request, max_noise).await;
-            Answer {
-                action: reply
-                    .action
-                    .and_then(|value| parse_reply(game, turn, &value)),
-                noise: reply.noise,
-                time: reply.time,
-            }
+    let mut answer = if let Seat::Builtin(strategy) = &mut player.seat {
+        decide_builtin(strategy.as_mut(), &view, legal.as_deref())
+    } else {
+        let bot = player
+            .seat
+            .talker()
+            .expect("an absent seat is ejected before it is asked");
+        let id = player.next_id;
+        player.next_id += 1;
+        let request = |time_left_ms| Request {
+            id,
+            phase: turn.phase.to_string(),
+            view: &view,
+            legal: legal.as_ref().map(|l| l.iter().collect()),
+            time_left_ms,
+        };
+        let reply = ask_bot(bot, state, id, request, max_noise).await;
+        Answer {
+            action: reply
+                .action
+                .and_then(|value| parse_reply(game, turn, &value)),
+            noise: reply.noise,
+            time: reply.time,
         }
-        Seat::Absent => unreachable!("an absent seat is ejected before it is asked"),
     };
     answer.action = answer.action.and_then(|action| check_legal(game, action));
     answer
@@ -88,10 +91,11 @@ fn decide_builtin<G: Game>(
     }
 }
 
-/// Sends request `id` to a bot process (made by `request` from the time it is told it has),
-/// after whatever is queued for it, and waits for the reply within the seat's allowance.
-async fn ask_process<V: serde::Serialize, A: serde::Serialize>(
-    bot: &mut ProcessBot,
+/// Sends request `id` to a bot that speaks the protocol (made by `request` from the time it is
+/// told it has), after whatever is queued for it, and waits for the reply within the seat's
+/// allowance.
+async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
+    mut bot: Talker<'_>,
     state: &mut SeatState,
     id: u64,
     request: impl FnOnce(u64) -> Request<V, A>,
@@ -115,10 +119,14 @@ async fn ask_process<V: serde::Serialize, A: serde::Serialize>(
     // The clock runs from the moment the request is written until the reply is read.
     let sent = Instant::now();
     let limit = allowance.describe();
+    let wait = ReplyWait {
+        id,
+        deadline: sent + allowance.wait,
+        limit: &limit,
+        max_noise,
+    };
     let mut noise = Vec::new();
-    let reply = bot
-        .read_reply(id, sent + allowance.wait, &limit, max_noise, &mut noise)
-        .await;
+    let reply = bot.read_reply(&wait, &mut noise).await;
     let elapsed = sent.elapsed();
     let (action, overrun) = judge_time(state, allowance, elapsed, reply);
     Answer {

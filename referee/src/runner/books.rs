@@ -7,7 +7,7 @@ use super::log::{LogRecord, MatchLog};
 use super::players::{Player, line};
 use super::policy::FaultPolicy;
 use super::record::{FaultRecord, SeatStats};
-use crate::seat::{Clock, Fault, Seat};
+use crate::seat::{Clock, Fault};
 use engine::{Addressed, Game};
 use protocol::{ErrorMsg, EventMsg, ToBot};
 use std::time::Duration;
@@ -127,7 +127,7 @@ impl Books<'_> {
         let kind = fault.fault;
         let message = self.charge(seat, FaultAt::Decision(n), fault)?;
         let state = &mut self.seats[seat];
-        if let Seat::Process(bot) = &mut player.seat {
+        if let Some(mut bot) = player.seat.talker() {
             state
                 .pending
                 .extend(line(&ToBot::<(), (), ()>::Error(ErrorMsg {

@@ -141,23 +141,21 @@ impl<'a, G: Game> MatchRun<'a, G> {
             self.books.charge(i, FaultAt::Start, fault)?;
         }
         let state = &mut self.books.seats[i];
-        state.listens = matches!(player.seat, Seat::Process(_)) && player.wants_events;
+        state.listens = player.seat.talks() && player.wants_events;
         let bot_seed = seed::bot_seed(self.settings.seed, i);
-        match &mut player.seat {
-            Seat::Process(bot) => {
-                bot.begin_match(player.next_id).await;
-                state
-                    .pending
-                    .extend(line(&ToBot::<(), (), ()>::MatchStart(MatchStart {
-                        match_id: self.settings.match_id.clone(),
-                        seat: i,
-                        players: self.names.clone(),
-                        seed: bot_seed,
-                        options: options_json.clone(),
-                    })))
-            }
-            Seat::Builtin(strategy) => strategy.match_start(i, bot_seed),
-            Seat::Absent => {}
+        if let Seat::Builtin(strategy) = &mut player.seat {
+            strategy.match_start(i, bot_seed);
+        } else if let Some(mut bot) = player.seat.talker() {
+            bot.begin_match(player.next_id).await;
+            state
+                .pending
+                .extend(line(&ToBot::<(), (), ()>::MatchStart(MatchStart {
+                    match_id: self.settings.match_id.clone(),
+                    seat: i,
+                    players: self.names.clone(),
+                    seed: bot_seed,
+                    options: options_json.clone(),
+                })));
         }
         Ok(())
     }
@@ -227,7 +225,7 @@ impl<'a, G: Game> MatchRun<'a, G> {
             let id = player
                 .next_id
                 .checked_sub(1)
-                .filter(|_| matches!(player.seat, Seat::Process(_)));
+                .filter(|_| player.seat.talks());
             self.books
                 .punish(seat, player, (self.n, id), fault, shown)
                 .await?;
@@ -328,7 +326,7 @@ impl<'a, G: Game> MatchRun<'a, G> {
         for (i, player) in self.players.iter_mut().enumerate() {
             let limit = Duration::from_millis(player.time.limits.decision_ms);
             let state = &mut self.books.seats[i];
-            if let (Seat::Process(bot), false) = (&mut player.seat, state.ledger.is_stopped()) {
+            if let (Some(mut bot), false) = (player.seat.talker(), state.ledger.is_stopped()) {
                 state
                     .pending
                     .extend(line(&ToBot::<(), (), ()>::MatchEnd(MatchEnd {

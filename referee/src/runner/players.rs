@@ -140,6 +140,7 @@ pub fn is_usable<G: Game>(player: &Player<G>) -> bool {
     player.startup_fault.is_none()
         && match &player.seat {
             Seat::Process(bot) => bot.is_alive(),
+            Seat::Scripted(bot) => bot.is_alive(),
             Seat::Builtin(_) => true,
             Seat::Absent => false,
         }
@@ -149,9 +150,10 @@ pub fn is_usable<G: Game>(player: &Player<G>) -> bool {
 /// what remains of their process groups. All at once.
 pub async fn shutdown_players<G: Game>(players: &mut [Player<G>], grace: Duration) {
     let goodbye = line(&ToBot::<(), (), ()>::Goodbye(Goodbye {}));
-    let stops = players.iter_mut().filter_map(|p| match &mut p.seat {
-        Seat::Process(bot) => Some(bot.shutdown(Some(&goodbye), grace)),
-        Seat::Builtin(_) | Seat::Absent => None,
-    });
+    let goodbye = &goodbye;
+    let stops = players
+        .iter_mut()
+        .filter_map(|p| p.seat.talker())
+        .map(|mut bot| async move { bot.shutdown(Some(goodbye), grace).await });
     futures::future::join_all(stops).await;
 }

@@ -1,11 +1,15 @@
 //! Tally, a game for the runner's own tests: the seats in turn say a number from 0 to 9, each
 //! scores what it said, and the match ends after a set number of decisions. Its options can make
-//! it fail on purpose (refuse to play an action it accepted), which no real game does.
+//! it fail on purpose (refuse to play an action it accepted), which no real game does. Beside
+//! the game, the helpers that make its players (built-in or scripted) and play a match of it.
 
+use super::{FaultPolicy, MatchLog, MatchRecord, MatchSettings, Player, play_match};
+use crate::seat::{ScriptEnd, ScriptedBot, Seat, TimeControl};
 use engine::strategy::BuiltinBot;
 use engine::{Addressed, Audience, Game, Illegal, Outcome, SetupError, Strategy, Turn};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use std::future::Future;
 use std::ops::RangeInclusive;
 
 /// Tally's options.
@@ -206,32 +210,45 @@ impl Game for Tally {
     }
 }
 
-/// Plays one match of Tally between the built-in bots named, under the default fault policy
-/// with `max_faults`, and returns its record and its log as lines.
-pub async fn logged_match(
+/// A player of Tally: its built-in bot `name`.
+pub fn builtin(name: &str) -> Player<Tally> {
+    let strategy = engine::strategy::builtin::<Tally>(name).expect("a built-in of Tally");
+    Player::new(name, format!("builtin:{name}"), Seat::Builtin(strategy))
+}
+
+/// A player of Tally played by `script` in-process, under the time control `time` (lines capped
+/// at 1 MiB).
+pub fn scripted<S, F>(name: &str, time: TimeControl, script: S) -> Player<Tally>
+where
+    S: FnOnce(ScriptEnd) -> F,
+    F: Future<Output = ()> + Send + 'static,
+{
+    let bot = ScriptedBot::spawn(1 << 20, script);
+    let mut player = Player::new(
+        name,
+        format!("script:{name}"),
+        Seat::Scripted(Box::new(bot)),
+    );
+    player.time = time;
+    player
+}
+
+/// Plays one match of Tally between `players` under `policy` with `max_faults`, and returns its
+/// record and its log as lines.
+pub async fn play(
     options: &Options,
-    bots: &[&str],
+    players: &mut [Player<Tally>],
+    policy: FaultPolicy,
     max_faults: u32,
-) -> (super::MatchRecord, Vec<String>) {
-    let mut players: Vec<super::Player<Tally>> = bots
-        .iter()
-        .map(|name| {
-            let strategy = engine::strategy::builtin::<Tally>(name).expect("a built-in of Tally");
-            super::Player::new(
-                *name,
-                format!("builtin:{name}"),
-                crate::seat::Seat::Builtin(strategy),
-            )
-        })
-        .collect();
-    let settings = super::MatchSettings {
+) -> (MatchRecord, Vec<String>) {
+    let settings = MatchSettings {
         match_id: "t".into(),
         seed: 7,
         max_faults,
-        policy: super::FaultPolicy::default(),
+        policy,
     };
-    let mut log = super::MatchLog::memory();
-    let record = super::play_match(&settings, options, &mut players, &mut log)
+    let mut log = MatchLog::memory();
+    let record = play_match(&settings, options, players, &mut log)
         .await
         .expect("Tally sets up");
     let lines = log
@@ -240,4 +257,15 @@ pub async fn logged_match(
         .map(|r| serde_json::to_string(r).expect("records serialize"))
         .collect();
     (record, lines)
+}
+
+/// Plays one match of Tally between the built-in bots named, under the default fault policy
+/// with `max_faults`, and returns its record and its log as lines.
+pub async fn logged_match(
+    options: &Options,
+    bots: &[&str],
+    max_faults: u32,
+) -> (MatchRecord, Vec<String>) {
+    let mut players: Vec<Player<Tally>> = bots.iter().map(|name| builtin(name)).collect();
+    play(options, &mut players, FaultPolicy::default(), max_faults).await
 }

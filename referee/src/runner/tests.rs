@@ -1,21 +1,355 @@
-//! The match runner's tests with built-in bots: faults of a bot that breaks the rules, and a
-//! game that fails (an internal error).
+//! The match runner's tests, on Tally (`tally.rs`): built-in bots, and scripted bots that speak
+//! the protocol in-process ([`ScriptedBot`](crate::seat::ScriptedBot)) under tokio's paused
+//! clock — timeouts, overruns, noise, wrong shapes, crashes and the fault limit, each match's
+//! log replayed to the same books. No process, no sleep on the wall clock: a script that waits
+//! 150 ms waits 150 ms of virtual time, exactly.
 
-use super::LogRecord;
-use super::tally::{Options, logged_match};
-use protocol::FaultKind;
+use super::tally::{Options, Tally, builtin, logged_match, play, scripted};
+use super::{FaultPolicy, LogRecord, MatchRecord, Penalty, Player, shutdown_players};
+use crate::replay::replay_lines_as;
+use crate::seat::{ScriptEnd, TimeControl};
+use protocol::{FaultKind, Limits};
+use serde_json::Value;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// What a script heard from the referee, in order.
+type Heard = Arc<Mutex<Vec<Value>>>;
+
+/// One request's answer: after `ms` milliseconds, the lines written (`ID` in them stands for
+/// the request's id); then, if `quit`, the script ends.
+struct Answer {
+    ms: u64,
+    lines: Vec<String>,
+    quit: bool,
+}
+
+/// Says `n` after `ms`.
+fn say(ms: u64, n: i64) -> Answer {
+    Answer {
+        ms,
+        lines: vec![format!(
+            r#"{{"type":"action","id":ID,"action":{{"say":{n}}}}}"#
+        )],
+        quit: false,
+    }
+}
+
+/// Answers each request in turn; once out of answers it quits (its output closes) at the next
+/// request, or when its input ends. Keeps every message it reads in `heard`.
+async fn run_script(mut end: ScriptEnd, answers: Vec<Answer>, heard: Heard) {
+    let mut answers = answers.into_iter();
+    loop {
+        let mut seen = Vec::new();
+        let request = end.request(&mut seen).await;
+        heard.lock().unwrap().extend(seen);
+        let (Some(request), Some(answer)) = (request, answers.next()) else {
+            return;
+        };
+        tokio::time::sleep(Duration::from_millis(answer.ms)).await;
+        for line in answer.lines {
+            let line = line.replace(r#""id":ID"#, &format!(r#""id":{}"#, request["id"]));
+            if end.send_line(&line).await.is_err() {
+                return;
+            }
+        }
+        if answer.quit {
+            return;
+        }
+    }
+}
+
+/// A time control with a per-decision limit of `decision_ms`.
+fn limit(decision_ms: u64) -> TimeControl {
+    TimeControl {
+        limits: Limits::new(10_000, decision_ms),
+        ..TimeControl::default()
+    }
+}
+
+/// A match of Tally (six decisions) between a script with `answers` in seat 0 and the built-in
+/// counter in seat 1; the record, the log's lines and what the script heard (all of it: the
+/// players are shut down before this returns).
+async fn scripted_match(
+    time: TimeControl,
+    answers: Vec<Answer>,
+    policy: FaultPolicy,
+    max_faults: u32,
+) -> (MatchRecord, Vec<String>, Vec<Value>) {
+    let heard = Heard::default();
+    let script_heard = heard.clone();
+    let mut players: Vec<Player<Tally>> = vec![
+        scripted("s", time, move |end| run_script(end, answers, script_heard)),
+        builtin("counter"),
+    ];
+    let (record, lines) = play(&Options::default(), &mut players, policy, max_faults).await;
+    shutdown_players(&mut players, Duration::from_secs(1)).await;
+    let heard = heard.lock().unwrap().clone();
+    (record, lines, heard)
+}
+
+/// The log replays, with the record's scores, ranks and faults.
+fn assert_replays(lines: &[String], record: &MatchRecord) {
+    let summary = replay_lines_as::<Tally>(lines).expect("the log replays");
+    assert_eq!(summary.scores, record.scores);
+    assert_eq!(summary.ranks, record.ranks);
+    assert_eq!(summary.faults, record.faults.len() as u64);
+}
+
+/// The `(seat, decision, kind)` of each fault.
+fn faults(record: &MatchRecord) -> Vec<(usize, Option<u64>, FaultKind)> {
+    record
+        .faults
+        .iter()
+        .map(|f| (f.seat, f.decision, f.fault))
+        .collect()
+}
+
+/// The messages of `kind` heard.
+fn of_type<'h>(heard: &'h [Value], kind: &str) -> Vec<&'h Value> {
+    heard.iter().filter(|m| m["type"] == kind).collect()
+}
+
+/// The `ms` of each action of seat 0 in the log.
+fn seat0_ms(lines: &[String]) -> Vec<f64> {
+    lines
+        .iter()
+        .filter_map(|l| match serde_json::from_str(l).unwrap() {
+            LogRecord::Action { seat: 0, ms, .. } => Some(ms),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_scripted_bot_is_timed_to_the_millisecond_of_virtual_time() {
+    let answers = vec![say(30, 3), say(40, 3), say(50, 3)];
+    let (record, lines, heard) =
+        scripted_match(limit(100), answers, FaultPolicy::default(), 3).await;
+    assert!(record.faults.is_empty(), "{:?}", record.faults);
+    assert_eq!(record.scores, [9, 9], "the counter says 1, 3, 5");
+    let stats = &record.stats[0];
+    assert_eq!((stats.decisions, stats.substituted), (3, 0));
+    assert_eq!((stats.total_ms, stats.max_ms), (120.0, 50.0));
+    assert_eq!(seat0_ms(&lines), [30.0, 40.0, 50.0]);
+    assert_eq!(of_type(&heard, "match_start").len(), 1);
+    let requests = of_type(&heard, "request");
+    assert_eq!(requests.len(), 3);
+    assert!(requests.iter().all(|r| r["time_left_ms"] == 100));
+    assert_eq!(
+        of_type(&heard, "match_end")[0]["scores"],
+        serde_json::json!([9, 9])
+    );
+    assert_replays(&lines, &record);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_late_reply_is_a_timeout_and_its_late_answer_is_dropped_silently() {
+    // The first reply comes at 150 ms, over the limit of 100 ms: the referee plays 0 instead and
+    // asks again at 100 ms; the late reply arrives while it waits for the next one.
+    let answers = vec![say(150, 3), say(20, 3), say(0, 3)];
+    let (record, lines, heard) =
+        scripted_match(limit(100), answers, FaultPolicy::default(), 3).await;
+    assert_eq!(faults(&record), [(0, Some(0), FaultKind::Timeout)]);
+    assert_eq!(
+        record.faults[0].message,
+        "no reply within the time limit of 100 ms"
+    );
+    let errors = of_type(&heard, "error");
+    assert_eq!(errors.len(), 1);
+    assert_eq!(
+        *errors[0],
+        serde_json::json!({"type": "error", "id": 0, "fault": "timeout",
+            "message": "no reply within the time limit of 100 ms", "substituted": {"say": 0}})
+    );
+    // Asked at 100 ms, answered at 150 + 20: 70 ms.
+    assert_eq!(seat0_ms(&lines), [100.0, 70.0, 0.0]);
+    assert_eq!((record.stats[0].substituted, record.scores[0]), (1, 6));
+    assert_replays(&lines, &record);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_soft_overrun_covers_one_late_reply_and_a_bank_names_its_limit() {
+    let time = TimeControl {
+        limits: Limits {
+            bank_ms: Some(250),
+            ..Limits::new(10_000, 100)
+        },
+        overruns: 1,
+        overrun_ms: 50,
+    };
+    // 120 ms: an overrun (130 ms left in the bank); 120 ms again: no overrun left, a timeout
+    // at 100 ms (30 ms left); then 20 ms, within the 30 ms the bank has left.
+    let answers = vec![say(120, 3), say(120, 3), say(0, 3)];
+    let (record, lines, heard) = scripted_match(time, answers, FaultPolicy::default(), 3).await;
+    assert_eq!(faults(&record), [(0, Some(2), FaultKind::Timeout)]);
+    assert_eq!(
+        record.faults[0].message,
+        "no reply within the time limit of 100 ms (the smaller of the per-decision limit and the time left in the bank)"
+    );
+    assert_eq!(record.stats[0].overruns, 1);
+    let overruns: Vec<bool> = lines
+        .iter()
+        .filter_map(|l| match serde_json::from_str(l).unwrap() {
+            LogRecord::Action {
+                seat: 0, overrun, ..
+            } => Some(overrun),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(overruns, [true, false, false]);
+    let told: Vec<&Value> = of_type(&heard, "request")
+        .iter()
+        .map(|r| &r["time_left_ms"])
+        .collect();
+    assert_eq!(told, [100, 100, 30]);
+    assert_eq!(seat0_ms(&lines), [120.0, 100.0, 20.0]);
+    assert_replays(&lines, &record);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_stray_line_costs_a_fault_but_not_the_decision() {
+    let mut noisy = say(0, 3);
+    noisy.lines.insert(0, "thinking...".to_string());
+    let answers = vec![noisy, say(0, 3), say(0, 3)];
+    let (record, lines, heard) =
+        scripted_match(limit(100), answers, FaultPolicy::default(), 3).await;
+    assert_eq!(faults(&record), [(0, Some(0), FaultKind::Malformed)]);
+    assert!(
+        record.faults[0].message.ends_with(": thinking..."),
+        "{}",
+        record.faults[0].message
+    );
+    assert_eq!(record.faults[0].line.as_deref(), Some("thinking..."));
+    assert_eq!((record.stats[0].substituted, record.scores[0]), (0, 9));
+    let error = of_type(&heard, "error")[0];
+    assert!(error.get("id").is_none() && error.get("substituted").is_none());
+    assert_replays(&lines, &record);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_500_kb_action_of_the_wrong_shape_is_cut_in_every_message() {
+    let huge = format!(
+        r#"{{"type":"action","id":ID,"action":{{"shout":"{}"}}}}"#,
+        "x".repeat(500_000)
+    );
+    let answers = vec![
+        Answer {
+            lines: vec![huge],
+            ..say(0, 3)
+        },
+        say(0, 3),
+        say(0, 3),
+    ];
+    let (record, lines, heard) =
+        scripted_match(limit(100), answers, FaultPolicy::default(), 3).await;
+    assert_eq!(faults(&record), [(0, Some(0), FaultKind::WrongShape)]);
+    let message = &record.faults[0].message;
+    assert!(message.len() < 600, "{} bytes", message.len());
+    assert!(
+        message.starts_with(r#"the action {"shout":"xxxx"#)
+            && message.ends_with(r#"… (500012 bytes) is not a say action: expected {"say": N}"#),
+        "{message}"
+    );
+    let told = of_type(&heard, "error")[0]["message"].as_str().unwrap();
+    assert_eq!(told, message);
+    assert!(
+        lines.iter().all(|l| l.len() < 2000),
+        "the log holds no echo"
+    );
+    assert_replays(&lines, &record);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_bot_that_quits_forfeits_or_is_substituted_by_the_policy() {
+    for (crash, forfeited, ranks) in [
+        (Penalty::Forfeit, true, [2, 1]),
+        (Penalty::Substitute, false, [1, 1]),
+    ] {
+        let policy = FaultPolicy {
+            crash,
+            ..FaultPolicy::default()
+        };
+        // It says 9 once, then quits when asked again: 9 against 1 + 3 + 5 = 9, a tie that
+        // only a forfeit breaks.
+        let (record, lines, _) = scripted_match(limit(100), vec![say(0, 9)], policy, 3).await;
+        assert_eq!(faults(&record), [(0, Some(2), FaultKind::Exited)]);
+        let note = if forfeited {
+            "; the bot forfeits the match (ranked last) and the referee plays for it for the rest of the match"
+        } else {
+            "; the referee plays for this seat for the rest of the match"
+        };
+        assert_eq!(
+            record.faults[0].message,
+            format!("the bot closed its standard output{note}")
+        );
+        assert_eq!(record.scores, [9, 9]);
+        let stats = &record.stats[0];
+        assert_eq!((stats.ejected, stats.forfeited), (true, forfeited));
+        assert_eq!(record.ranks, ranks, "{crash:?}");
+        assert_replays(&lines, &record);
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_bot_that_cannot_take_its_match_end_is_charged_at_the_end_for_nothing() {
+    // It answers its three requests, then quits before the match ends.
+    let last = Answer {
+        quit: true,
+        ..say(0, 1)
+    };
+    let answers = vec![say(0, 1), say(0, 1), last];
+    let (record, lines, _) = scripted_match(limit(100), answers, FaultPolicy::default(), 3).await;
+    assert_eq!(faults(&record), [(0, None, FaultKind::Exited)]);
+    assert!(
+        record.faults[0]
+            .message
+            .starts_with("writing to the bot failed ("),
+        "{}",
+        record.faults[0].message
+    );
+    let stats = &record.stats[0];
+    assert_eq!((stats.ejected, stats.forfeited), (true, false));
+    assert_eq!(record.ranks, [2, 1], "3 against 9, no forfeit");
+    assert_replays(&lines, &record);
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_fault_limit_stops_a_scripted_bot_and_tells_it_why() {
+    let answers = vec![say(0, 42), say(0, 42), say(0, 3)];
+    let (record, lines, heard) =
+        scripted_match(limit(100), answers, FaultPolicy::default(), 2).await;
+    assert_eq!(
+        faults(&record),
+        [
+            (0, Some(0), FaultKind::IllegalAction),
+            (0, Some(2), FaultKind::IllegalAction)
+        ]
+    );
+    // Told of both faults, then its input closed: no third request, no match_end.
+    let errors = of_type(&heard, "error");
+    assert_eq!(errors.len(), 2);
+    assert!(
+        errors[1]["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("; fault limit reached: the bot is stopped and the referee plays for it for the rest of the match")
+    );
+    assert_eq!(of_type(&heard, "request").len(), 2);
+    assert!(of_type(&heard, "match_end").is_empty());
+    assert_eq!(
+        (record.stats[0].substituted, record.stats[0].ejected),
+        (3, true)
+    );
+    assert_replays(&lines, &record);
+}
 
 #[tokio::test(start_paused = true)]
 async fn an_illegal_builtin_is_charged_until_the_fault_limit_stops_it() {
     let (record, lines) = logged_match(&Options::default(), &["counter", "loud"], 2).await;
     // Seat 1 decides at 1, 3 and 5: it faults at 1 and 3, and is stopped at its second fault.
-    let faults: Vec<_> = record
-        .faults
-        .iter()
-        .map(|f| (f.seat, f.decision, f.fault))
-        .collect();
     assert_eq!(
-        faults,
+        faults(&record),
         [
             (1, Some(1), FaultKind::IllegalAction),
             (1, Some(3), FaultKind::IllegalAction)

@@ -1,8 +1,10 @@
 //! Seats: whatever plays a seat in a match, a bot process or a built-in bot.
 //!
 //! A [`Seat`] is either a [`ProcessBot`] (an external program speaking the JSON-lines protocol)
-//! or a built-in [`Strategy`](engine::Strategy) called in-process with the same view. Bot
-//! misbehaviour is never an `Err` here: it is a [`Fault`], recorded by the match runner.
+//! or a built-in [`Strategy`](engine::Strategy) called in-process with the same view — or, in
+//! tests, a [`ScriptedBot`] speaking the protocol from a task of the referee's own. Both bots
+//! that speak the protocol talk over a `Wire` (`wire.rs`) and are reached through a [`Talker`].
+//! Bot misbehaviour is never an `Err` here: it is a [`Fault`], recorded by the match runner.
 
 pub mod cgroup;
 pub mod clock;
@@ -12,8 +14,11 @@ pub mod memory;
 pub mod process;
 pub mod reply;
 pub mod sandbox;
+pub mod scripted;
 pub mod spec;
 mod stderr;
+mod talker;
+mod wire;
 
 pub use clock::{Allowance, Clock, TimeControl, Timing};
 pub use fault::Fault;
@@ -21,7 +26,10 @@ pub use limits::ResourceLimits;
 pub use memory::PeakMemory;
 pub use process::{Closing, ProcessBot, ProcessOptions};
 pub use sandbox::{Sandbox, SandboxMode};
+pub use scripted::{ScriptEnd, ScriptedBot};
 pub use spec::{BotSettings, BotSpec, BotSpecError, Launch};
+pub use talker::Talker;
+pub use wire::ReplyWait;
 
 use engine::Game;
 use engine::Strategy;
@@ -32,6 +40,8 @@ pub enum Seat<G: Game> {
     Process(Box<ProcessBot>),
     /// A built-in bot, called in-process.
     Builtin(Box<dyn Strategy<G>>),
+    /// A script speaking the protocol in-process (for tests).
+    Scripted(Box<ScriptedBot>),
     /// No bot could be started; the referee plays the game's default action for this seat.
     Absent,
 }

@@ -1,10 +1,12 @@
 //! A bot process: spawned in its own process group, spoken to in JSON lines, always reaped.
 //!
-//! Reads go through tokio-util's [`AnyDelimiterCodec`] (newline-delimited, bytes) with a hard
-//! length cap, so a bot cannot make the
-//! referee hold an endless line; every read and write has a deadline, so a bot cannot make the
-//! referee wait forever; stderr is drained by a task of its own; and the whole process group is
-//! killed when the bot is shut down or dropped, so no child outlives the referee.
+//! The talking is its [`Wire`](super::wire::Wire)'s: reads go through tokio-util's
+//! `AnyDelimiterCodec` (newline-delimited, bytes) with a hard length cap, so a bot cannot make
+//! the referee hold an endless line; every read and write has a deadline, so a bot cannot make
+//! the referee wait forever. The process is this file's: stderr is drained by a task of its
+//! own; what a silence or an end of the output means is told from the process (its exit status,
+//! its stderr, its limits); and the whole process group is killed when the bot is shut down or
+//! dropped, so no child outlives the referee.
 
 use super::Fault;
 use super::cgroup::BotCgroup;
@@ -13,7 +15,7 @@ use super::memory::{self, PeakMemory};
 use super::reply::{excerpt, parse};
 use super::sandbox::Sandbox;
 use super::stderr::{self, StderrTail};
-use futures::StreamExt;
+use super::wire::{self, Cut, OUTPUT_CLOSED, ReplyWait, Wire};
 use process_wrap::tokio::{ChildWrapper, CommandWrap, KillOnDrop, ProcessGroup};
 use protocol::{FaultKind, FromBot, HelloReply, PROTOCOL_VERSION};
 use serde_json::Value;
@@ -22,16 +24,8 @@ use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
-use tokio::io::AsyncWriteExt;
 use tokio::process::{ChildStdin, ChildStdout};
 use tokio::time::{Instant, timeout, timeout_at};
-use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, Decoder, FramedRead};
-
-/// How many timed-out request ids are remembered, so that their late replies are not faults.
-const EXPIRED_KEPT: usize = 16;
-
-/// How many bytes of an over-long line are kept to show what it was.
-const OVERLONG_HEAD: usize = 200;
 
 /// How long a bot process that is ending — its output closed, or its grace after `goodbye`
 /// over — is given to be gone while it is still at work (not [idle](ProcessBot::is_idle): an
@@ -43,49 +37,6 @@ pub const ENDING_BOUND: Duration = Duration::from_secs(10);
 pub const FIRST_LOOK: Duration = Duration::from_millis(1);
 /// The longest pause between two looks at a bot that is not done yet.
 pub const LONGEST_LOOK: Duration = Duration::from_millis(16);
-
-/// Newline-delimited lines with a length cap ([`AnyDelimiterCodec`]) that keeps the first
-/// bytes of a line over the cap, so that its fault can show how it began.
-struct CappedLines {
-    inner: AnyDelimiterCodec,
-    /// The beginning of the last line over the cap, until it is taken.
-    overlong_head: Option<Vec<u8>>,
-}
-
-impl CappedLines {
-    fn keep_head<T>(
-        &mut self,
-        buf: &[u8],
-        decoded: Result<T, AnyDelimiterCodecError>,
-    ) -> Result<T, AnyDelimiterCodecError> {
-        if let Err(AnyDelimiterCodecError::MaxChunkLengthExceeded) = &decoded {
-            // The codec has not dropped anything yet: the buffer starts with the line.
-            self.overlong_head = Some(buf[..buf.len().min(OVERLONG_HEAD)].to_vec());
-        }
-        decoded
-    }
-}
-
-impl Decoder for CappedLines {
-    type Item = tokio_util::bytes::Bytes;
-    type Error = AnyDelimiterCodecError;
-
-    fn decode(
-        &mut self,
-        buf: &mut tokio_util::bytes::BytesMut,
-    ) -> Result<Option<Self::Item>, Self::Error> {
-        let decoded = self.inner.decode(buf);
-        self.keep_head(buf, decoded)
-    }
-
-    fn decode_eof(
-        &mut self,
-        buf: &mut tokio_util::bytes::BytesMut,
-    ) -> Result<Option<Self::Item>, Self::Error> {
-        let decoded = self.inner.decode_eof(buf);
-        self.keep_head(buf, decoded)
-    }
-}
 
 /// How a bot's process ended once its input was closed ([`ProcessBot::close`]).
 #[derive(Debug)]
@@ -140,15 +91,13 @@ impl Default for ProcessOptions {
 /// A running bot process.
 pub struct ProcessBot {
     child: Box<dyn ChildWrapper>,
-    stdin: Option<ChildStdin>,
-    lines: FramedRead<ChildStdout, CappedLines>,
+    /// Its stdin and stdout, spoken to in protocol lines.
+    wire: Wire<ChildStdout, ChildStdin>,
     stderr: StderrTail,
     /// The task draining stderr; awaited (briefly) at the end so the last lines are kept.
     drain: Option<tokio::task::JoinHandle<()>>,
     pid: u32,
     alive: bool,
-    /// Requests that timed out (the most recent few): their late replies are dropped silently.
-    expired: std::collections::VecDeque<u64>,
     /// The bot's control groups, if the machine allows them.
     cgroup: Option<BotCgroup>,
     /// Whether the bot runs under bubblewrap (its exit status is then bubblewrap's).
@@ -160,11 +109,6 @@ pub struct ProcessBot {
     /// A second descriptor of its stderr pipe (the drain task owns the first), to see whether
     /// what it wrote there has been read ([`ProcessBot::is_waiting`]).
     stderr_probe: Option<OwnedFd>,
-    /// The first request id of the current match: replies to earlier ids belong to an earlier
-    /// match and are dropped silently.
-    first_id: u64,
-    /// The line-length cap, for fault messages.
-    max_line_bytes: usize,
     /// How long it has to exit after `goodbye` ([`ProcessOptions::exit_grace`]).
     exit_grace: Duration,
 }
@@ -240,7 +184,7 @@ impl ProcessBot {
             )
         })?;
         let pid = child.id().unwrap_or(0);
-        let stdin = child.stdin().take();
+        let stdin = child.stdin().take().expect("stdin is piped");
         let stdout = child.stdout().take().expect("stdout is piped");
         let stdout_pipe = pipe_inode(stdout.as_raw_fd());
         let stderr_pipe = child.stderr().take().expect("stderr is piped");
@@ -264,30 +208,16 @@ impl ProcessBot {
         ));
         Ok(ProcessBot {
             child,
-            stdin,
-            lines: FramedRead::new(
-                stdout,
-                CappedLines {
-                    inner: AnyDelimiterCodec::new_with_max_length(
-                        b"\n".to_vec(),
-                        b"\n".to_vec(),
-                        options.max_line_bytes,
-                    ),
-                    overlong_head: None,
-                },
-            ),
+            wire: Wire::new(stdout, stdin, options.max_line_bytes),
             stderr: tail,
             drain: Some(drain),
             pid,
             alive: true,
-            expired: std::collections::VecDeque::new(),
             cgroup,
             sandboxed: options.sandbox.is_bwrap(),
             limits,
             stdout_pipe,
             stderr_probe,
-            first_id: 0,
-            max_line_bytes: options.max_line_bytes,
             exit_grace: options.exit_grace,
         })
     }
@@ -345,9 +275,9 @@ impl ProcessBot {
     pub fn is_waiting(&self) -> bool {
         let drained = |fd: Option<RawFd>| fd.is_none_or(|fd| unread_bytes(fd) == Some(0));
         self.alive
-            && drained(self.stdin.as_ref().map(AsRawFd::as_raw_fd))
+            && drained(self.wire.input().map(AsRawFd::as_raw_fd))
             && self.is_idle()
-            && drained(Some(self.lines.get_ref().as_raw_fd()))
+            && drained(Some(self.wire.output().as_raw_fd()))
             && drained(self.stderr_probe.as_ref().map(AsRawFd::as_raw_fd))
     }
 
@@ -431,8 +361,11 @@ impl ProcessBot {
     ) -> Result<HelloReply, Fault> {
         let deadline = Instant::now() + startup;
         self.write(hello_line, startup).await?;
-        let read = self.read_line(deadline, "the start-up limit").await;
-        let line = read.map_err(|f| match f.fault {
+        let line = match self.wire.read_line(deadline).await {
+            Ok(line) => Ok(line),
+            Err(cut) => Err(self.explain(cut, "the start-up limit").await),
+        };
+        let line = line.map_err(|f| match f.fault {
             FaultKind::Timeout => Fault::new(
                 FaultKind::StartupTimeout,
                 format!(
@@ -468,9 +401,7 @@ impl ProcessBot {
     /// Starts a match whose first request will have id `first_id`: what the bot wrote after
     /// the last match ended, and any reply to an earlier id, is not charged to this one.
     pub async fn begin_match(&mut self, first_id: u64) {
-        self.first_id = first_id;
-        // Only what has already arrived: one poll each, no timer.
-        while let Some(Some(Ok(_))) = futures::FutureExt::now_or_never(self.lines.next()) {}
+        self.wire.begin_match(first_id);
     }
 
     /// Reads what the bot writes with no request pending, until `deadline` or the end of its
@@ -478,86 +409,19 @@ impl ProcessBot {
     /// that timed out) and whether its output ended. `referee check` calls this between
     /// matches, so that what a bot writes there is seen, whatever the timing.
     pub async fn read_unasked(&mut self, deadline: Instant) -> (Vec<Fault>, bool) {
-        let mut faults = Vec::new();
-        loop {
-            let read = timeout_at(deadline, self.lines.next()).await.ok();
-            if let Some(ended) = self.take_unasked(read, &mut faults) {
-                return (faults, ended);
-            }
-        }
+        self.wire.read_unasked(deadline).await
     }
 
     /// The lines already read from the bot and not yet taken, with no request pending, as
     /// [`ProcessBot::read_unasked`] returns them, but without waiting: when nothing the bot wrote
     /// is unread in its pipe ([`ProcessBot::output_unread`]), every line it has written so far.
     pub fn take_read_lines(&mut self) -> (Vec<Fault>, bool) {
-        let mut faults = Vec::new();
-        loop {
-            let read = futures::FutureExt::now_or_never(self.lines.next());
-            if let Some(ended) = self.take_unasked(read, &mut faults) {
-                return (faults, ended);
-            }
-        }
-    }
-
-    /// Takes one read of a line with no request pending (`None`: nothing came), pushing its
-    /// fault, if any, to `faults`; returns whether the reading stops, and then whether the
-    /// output ended.
-    fn take_unasked(
-        &mut self,
-        read: Option<Option<Result<tokio_util::bytes::Bytes, AnyDelimiterCodecError>>>,
-        faults: &mut Vec<Fault>,
-    ) -> Option<bool> {
-        match read {
-            None => Some(false),
-            Some(None | Some(Err(AnyDelimiterCodecError::Io(_)))) => Some(true),
-            Some(Some(Err(AnyDelimiterCodecError::MaxChunkLengthExceeded))) => {
-                faults.push(self.overlong_fault());
-                None
-            }
-            Some(Some(Ok(line))) if line.trim_ascii().is_empty() => None,
-            Some(Some(Ok(line))) => {
-                faults.extend(self.stray_fault(&line, None));
-                None
-            }
-        }
+        self.wire.take_read_lines()
     }
 
     /// Whether something the bot wrote to stdout waits unread in the pipe.
     pub fn output_unread(&self) -> bool {
-        unread_bytes(self.lines.get_ref().as_raw_fd()) != Some(0)
-    }
-
-    /// The fault of `line`, which is not the reply awaited (to request `pending`, if any), or
-    /// `None` for a line dropped silently: a late reply to a request of an earlier match or to
-    /// one that timed out (its timeout was the fault).
-    fn stray_fault(&mut self, line: &[u8], pending: Option<u64>) -> Option<Fault> {
-        let shown = || excerpt(&String::from_utf8_lossy(line));
-        let while_ = match pending {
-            Some(id) => format!("while request {id} is pending"),
-            None => "while no request is pending".to_string(),
-        };
-        Some(match parse(line) {
-            Ok(FromBot::Action(reply)) if reply.id < self.first_id => return None,
-            Ok(FromBot::Action(reply)) if self.expired.contains(&reply.id) => {
-                self.expired.retain(|&e| e != reply.id);
-                return None;
-            }
-            Ok(FromBot::Action(reply)) => Fault::new(
-                FaultKind::StaleId,
-                format!(
-                    "a reply to request {} {while_} (a repeated or invented id); it is ignored",
-                    reply.id
-                ),
-            )
-            .with_line(shown()),
-            Ok(FromBot::Hello(_)) => Fault::new(
-                FaultKind::WrongShape,
-                format!("a hello {while_}; it is ignored"),
-            )
-            .with_line(shown()),
-            Err(fault) => fault,
-        })
+        unread_bytes(self.wire.output().as_raw_fd()) != Some(0)
     }
 
     /// The fault of a bot whose process has exited, saying how it ended (`what` first), or
@@ -586,7 +450,7 @@ impl ProcessBot {
         if let Some(line) = last {
             let _ = self.write(line, grace).await;
         }
-        self.stdin = None;
+        self.wire.close_input();
         let (mut stray, mut ended) = self.read_unasked(started + grace).await;
         let mut status = timeout_at(started + grace, self.child.wait())
             .await
@@ -621,136 +485,58 @@ impl ProcessBot {
         Some(Closing { exit, stray })
     }
 
-    /// The fault of a line over the length cap, showing how it began.
-    fn overlong_fault(&mut self) -> Fault {
-        let head = self.lines.decoder_mut().overlong_head.take();
-        let fault = Fault::new(
-            FaultKind::LineTooLong,
-            format!(
-                "a line longer than the referee's line-length cap of {}",
-                bytes_text(self.max_line_bytes)
-            ),
-        );
-        match head {
-            Some(head) => fault.with_line(excerpt(&String::from_utf8_lossy(&head))),
-            None => fault,
-        }
-    }
-
     /// Writes `bytes` (whole lines) to the bot's stdin within `limit`.
     ///
     /// # Errors
     /// [`FaultKind::WriteFailed`] when the bot does not read in time, [`FaultKind::Exited`] when
     /// its stdin is closed.
     pub async fn write(&mut self, bytes: &[u8], limit: Duration) -> Result<(), Fault> {
-        let Some(stdin) = self.stdin.as_mut() else {
-            return Err(Fault::new(
-                FaultKind::Exited,
-                "the bot's standard input is closed",
-            ));
-        };
-        match timeout(limit, async {
-            stdin.write_all(bytes).await?;
-            stdin.flush().await
-        })
-        .await
-        {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(self
-                .exited_fault(&format!("writing to the bot failed ({e})"))
-                .await),
-            Err(_) => Err(Fault::new(
-                FaultKind::WriteFailed,
-                format!(
-                    "the bot did not read its input within {} ms (its input pipe is full)",
-                    limit.as_millis()
-                ),
-            )),
+        match self.wire.write(bytes, limit).await {
+            Ok(()) => Ok(()),
+            Err(cut) => Err(self.explain(cut, "").await),
         }
     }
 
-    /// Reads lines until the `action` reply to request `id`, or a fault that ends the wait.
-    /// `limit` names the time limit the deadline enforces, for the timeout's message (e.g. "the
-    /// time limit of 200 ms").
+    /// Reads lines until the `action` reply to the request `wait` is for, or a fault that ends
+    /// the wait (a timeout's message names `wait.limit`).
     ///
     /// Lines that are not that reply — not JSON, not a protocol message, a reply to another id —
     /// are faults pushed to `noise`, and the wait goes on until the deadline, so a stray debug
-    /// line does not cost the decision. After `max_noise` of them the wait ends with the last
-    /// one. A late reply to a request that timed out is dropped silently: its timeout was the
-    /// fault.
+    /// line does not cost the decision. After `wait.max_noise` of them the wait ends with the
+    /// last one. A late reply to a request that timed out is dropped silently: its timeout was
+    /// the fault.
     ///
     /// # Errors
     /// The fault that ends the wait: timeout, exit, an over-long line, or too much noise.
     pub async fn read_reply(
         &mut self,
-        id: u64,
-        deadline: Instant,
-        limit: &str,
-        max_noise: usize,
+        wait: &ReplyWait<'_>,
         noise: &mut Vec<Fault>,
     ) -> Result<Value, Fault> {
-        loop {
-            let line = match self.read_line(deadline, limit).await {
-                Err(fault) if fault.fault == FaultKind::Timeout => {
-                    if self.expired.len() == EXPIRED_KEPT {
-                        self.expired.pop_front();
-                    }
-                    self.expired.push_back(id);
-                    return Err(fault);
-                }
-                other => other?,
-            };
-            let fault = match parse(&line) {
-                Ok(FromBot::Action(reply)) if reply.id == id => return Ok(reply.action),
-                _ => match self.stray_fault(&line, Some(id)) {
-                    Some(fault) => fault,
-                    None => continue,
-                },
-            };
-            if noise.len() + 1 >= max_noise {
-                return Err(fault);
-            }
-            noise.push(fault);
+        match self.wire.read_reply(wait, noise).await {
+            Ok(action) => Ok(action),
+            Err(cut) => Err(self.explain(cut, wait.limit).await),
         }
     }
 
-    /// Reads the next line that is not blank, until `deadline` (which enforces `limit`).
-    async fn read_line(&mut self, deadline: Instant, limit: &str) -> Result<Vec<u8>, Fault> {
-        loop {
-            return match timeout_at(deadline, self.lines.next()).await {
-                Err(_) => Err(self.timeout_fault(limit).await),
-                Ok(None) => Err(self
-                    .exited_fault("the bot closed its standard output")
-                    .await),
-                Ok(Some(Err(AnyDelimiterCodecError::MaxChunkLengthExceeded))) => {
-                    Err(self.overlong_fault())
-                }
-                Ok(Some(Err(AnyDelimiterCodecError::Io(e)))) => Err(self
-                    .exited_fault(&format!("reading from the bot failed ({e})"))
-                    .await),
-                Ok(Some(Ok(line))) if line.trim_ascii().is_empty() => continue,
-                Ok(Some(Ok(line))) => Ok(line.to_vec()),
-            };
-        }
-    }
-
-    /// A timeout (of `limit`), unless the bot itself has exited and only a descendant of it
-    /// keeps its output open: that is an exit, reported with the bot's exit code.
-    async fn timeout_fault(&mut self, limit: &str) -> Fault {
-        if self.output_abandoned() {
-            return self
-                .exited_fault("the bot closed its standard output")
-                .await;
-        }
-        match self.child.try_wait() {
-            Ok(Some(_)) => {
-                self.exited_fault("the bot exited (a process it started still holds its output)")
+    /// The fault of a cut of the wire, told from the process: a silence is a timeout (of
+    /// `limit`) unless the bot itself has exited and only a descendant of it keeps its output
+    /// open, which is an exit, reported with the bot's exit code as every other end is.
+    async fn explain(&mut self, cut: Cut, limit: &str) -> Fault {
+        match cut {
+            Cut::Fault(fault) => fault,
+            Cut::Closed => self.exited_fault(OUTPUT_CLOSED).await,
+            Cut::Broken(doing, e) => self.exited_fault(&wire::broken_message(doing, &e)).await,
+            Cut::Silent if self.output_abandoned() => self.exited_fault(OUTPUT_CLOSED).await,
+            Cut::Silent => match self.child.try_wait() {
+                Ok(Some(_)) => {
+                    self.exited_fault(
+                        "the bot exited (a process it started still holds its output)",
+                    )
                     .await
-            }
-            _ => Fault::new(
-                FaultKind::Timeout,
-                format!("no reply within {limit}{}", self.limit_notes()),
-            ),
+                }
+                _ => wire::timeout_fault(limit, &self.limit_notes()),
+            },
         }
     }
 
@@ -908,7 +694,7 @@ impl ProcessBot {
         if let Some(line) = last {
             let _ = self.write(line, grace).await;
         }
-        self.stdin = None;
+        self.wire.close_input();
         let exited = matches!(timeout(grace, self.child.wait()).await, Ok(Ok(_)));
         self.kill().await;
         exited
@@ -920,7 +706,7 @@ impl ProcessBot {
         if !self.alive {
             return;
         }
-        self.stdin = None;
+        self.wire.close_input();
         let _ = self.child.signal(libc::SIGKILL);
         let _ = timeout(Duration::from_secs(2), self.child.wait()).await;
         // Whatever left the process group (a `setsid` descendant) is still in the control group.
@@ -939,15 +725,6 @@ impl Drop for ProcessBot {
         if self.alive {
             let _ = self.child.signal(libc::SIGKILL);
         }
-    }
-}
-
-/// A size in bytes as people write it: "1 MiB", "64 KiB", "1000 bytes".
-fn bytes_text(bytes: usize) -> String {
-    match bytes {
-        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
-        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
-        b => format!("{b} bytes"),
     }
 }
 

@@ -1,0 +1,118 @@
+//! A scripted bot: a task of the referee's own runtime that speaks the protocol over in-memory
+//! pipes ([`tokio::io::duplex`]), for tests of the runner, the fault policy and replay — no
+//! process, and under tokio's paused clock no wall clock either: a script that sleeps past its
+//! time limit times out the same way on every machine.
+//!
+//! The referee's side is the same [`Wire`] a [`ProcessBot`](super::ProcessBot) has, so what is
+//! written, read, capped and matched to requests is what a real bot gets; only the faults that
+//! need a process (exit codes, stderr, resource limits) are not told.
+
+use super::wire::Wire;
+use serde_json::Value;
+use std::future::Future;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines};
+use tokio::task::JoinHandle;
+use tokio::time::timeout;
+
+/// How many bytes each pipe holds before a write waits, as a Linux pipe does.
+const PIPE_BYTES: usize = 64 * 1024;
+
+/// The bot's end of the pipes, which its script reads the referee's messages from and writes
+/// its own lines to.
+pub struct ScriptEnd {
+    input: Lines<BufReader<DuplexStream>>,
+    output: DuplexStream,
+}
+
+impl ScriptEnd {
+    /// The next message from the referee, `None` once its input is closed (or a line is not
+    /// JSON, which the referee never writes).
+    pub async fn recv(&mut self) -> Option<Value> {
+        let line = self.input.next_line().await.ok()??;
+        serde_json::from_str(&line).ok()
+    }
+
+    /// Reads messages up to the next `request` and returns it, `None` once the input is closed.
+    /// `seen` gets every message read, the request included.
+    pub async fn request(&mut self, seen: &mut Vec<Value>) -> Option<Value> {
+        loop {
+            let message = self.recv().await?;
+            seen.push(message.clone());
+            if message["type"] == "request" {
+                return Some(message);
+            }
+        }
+    }
+
+    /// Writes `line` and a newline. Fails once the referee has stopped reading.
+    pub async fn send_line(&mut self, line: &str) -> std::io::Result<()> {
+        self.output.write_all(line.as_bytes()).await?;
+        self.output.write_all(b"\n").await
+    }
+}
+
+/// A bot played by a script in-process. It is spoken to through a [`Talker`](super::Talker),
+/// which says its faults with what the wire alone knows.
+pub struct ScriptedBot {
+    /// The referee's end of the pipes.
+    pub(super) wire: Wire<DuplexStream, DuplexStream>,
+    script: JoinHandle<()>,
+    alive: bool,
+}
+
+impl ScriptedBot {
+    /// Starts `script` on the current runtime with its end of the pipes; lines it writes are
+    /// capped at `max_line_bytes`. The bot's output ends when the script returns.
+    pub fn spawn<S, F>(max_line_bytes: usize, script: S) -> Self
+    where
+        S: FnOnce(ScriptEnd) -> F,
+        F: Future<Output = ()> + Send + 'static,
+    {
+        let (to_bot, bot_reads) = tokio::io::duplex(PIPE_BYTES);
+        let (bot_writes, from_bot) = tokio::io::duplex(PIPE_BYTES);
+        let end = ScriptEnd {
+            input: BufReader::new(bot_reads).lines(),
+            output: bot_writes,
+        };
+        ScriptedBot {
+            wire: Wire::new(from_bot, to_bot, max_line_bytes),
+            script: tokio::spawn(script(end)),
+            alive: true,
+        }
+    }
+
+    /// Whether the bot is still being spoken to.
+    pub fn is_alive(&self) -> bool {
+        self.alive
+    }
+
+    /// As [`ProcessBot::shutdown`](super::ProcessBot::shutdown): writes `last`, closes the
+    /// script's input, gives it `grace` to return, then stops it. Returns whether it returned
+    /// by itself.
+    pub async fn shutdown(&mut self, last: Option<&[u8]>, grace: Duration) -> bool {
+        if !self.alive {
+            return false;
+        }
+        if let Some(line) = last {
+            let _ = self.wire.write(line, grace).await;
+        }
+        self.wire.close_input();
+        let returned = timeout(grace, &mut self.script).await.is_ok();
+        self.kill().await;
+        returned
+    }
+
+    /// Stops the script at once.
+    pub async fn kill(&mut self) {
+        self.wire.close_input();
+        self.script.abort();
+        self.alive = false;
+    }
+}
+
+impl Drop for ScriptedBot {
+    fn drop(&mut self) {
+        self.script.abort();
+    }
+}
