@@ -46,8 +46,8 @@
 use super::facts::{Exit, Facts, Gone, Hello, MatchFacts, Probe};
 use crate::check::sparring_partners;
 use crate::runner::{
-    FaultPolicy, MatchLog, MatchSettings, RunError, is_usable, play_match, shutdown_players,
-    start_players,
+    FaultPolicy, MatchLog, MatchSettings, Player, RunError, is_usable, play_match,
+    shutdown_players, start_players,
 };
 use crate::seat::process::{FIRST_LOOK, LONGEST_LOOK};
 use crate::seat::{BotSpec, Fault, ProcessBot, ProcessOptions, Seat};
@@ -137,54 +137,14 @@ pub async fn gather<G: Game>(
     };
     let mut seat = 0;
     for number in 1..=MAX_MATCHES {
-        let all_asked = G::phases().iter().all(|phase| {
-            facts
-                .matches
-                .iter()
-                .flat_map(|m| &m.decisions)
-                .any(|d| d.phase == *phase)
-        });
-        if (number > PROBE_MATCH && all_asked) || !is_usable(&players[seat]) {
+        if (number > PROBE_MATCH && every_phase_asked::<G>(&facts)) || !is_usable(&players[seat]) {
             break;
         }
-        let probes = if number == PROBE_MATCH {
-            vec![
-                (PROBE_AT[0], Probe::Unknown { event: events }),
-                (PROBE_AT[1], Probe::Error),
-            ]
-        } else {
-            Vec::new()
-        };
-        players[seat].probes = probes
-            .iter()
-            .map(|&(at, probe)| (at as u64, probe_lines(probe)))
-            .collect();
-        let settings = MatchSettings {
-            match_id: format!("check-{number}"),
-            seed: seed::derive(config.seed, "check", number as u64),
-            max_faults: config.max_faults,
-            policy: config.policy,
-        };
-        let first_id = players[seat].next_id;
-        let mut log = MatchLog::memory();
-        let record = play_match(&settings, options, &mut players, &mut log).await?;
-        let mut played =
-            MatchFacts::from_match(number, seat, first_id, &record, log.records(), probes);
-        if let (Seat::Process(bot), false) = (&mut players[seat].seat, played.stopped) {
-            let (stray, gone) = settle(bot).await;
-            played.after = stray;
-            let what = format!("gone before goodbye, after match_end of match {number}");
-            if gone {
-                if let Some(how) = bot.exit_fault(&what).await {
-                    facts.gone = Some(Gone {
-                        after_match: number,
-                        how,
-                    });
-                }
-            }
-        }
+        let (played, gone) =
+            play_check_match(config, options, &mut players, seat, number, events).await?;
         facts.matches.push(played);
-        if facts.gone.is_some() {
+        if gone.is_some() {
+            facts.gone = gone;
             break;
         }
         // The bot takes the next seat in the next match.
@@ -193,16 +153,82 @@ pub async fn gather<G: Game>(
     }
     if let Seat::Process(bot) = &mut players[seat].seat {
         facts.peak_memory = Some(bot.peak_memory());
-        let asked = Instant::now();
-        let goodbye = json_line(&ToBot::<(), (), ()>::Goodbye(Goodbye {}));
         if facts.gone.is_none() {
-            let closing = bot.close(Some(&goodbye)).await;
-            facts.exit = closing.map(|c| Exit::from_closing(c, millis(asked.elapsed())));
+            facts.exit = say_goodbye(bot).await;
         }
     }
     shutdown_players(&mut players, config.process.exit_grace).await;
     facts.eof_exit = exit_at_eof::<G>(config, options).await;
     Ok(facts)
+}
+
+/// Whether the bot has been asked in every phase of the game in the matches so far.
+fn every_phase_asked<G: Game>(facts: &Facts) -> bool {
+    G::phases().iter().all(|phase| {
+        facts
+            .matches
+            .iter()
+            .flat_map(|m| &m.decisions)
+            .any(|d| d.phase == *phase)
+    })
+}
+
+/// Plays check match `number` (1-based) with the bot at `seat` — the probes come in
+/// [`PROBE_MATCH`] — then reads what the bot does after `match_end`: what it played and wrote,
+/// and how it went if it is gone by then.
+async fn play_check_match<G: Game>(
+    config: &CheckConfig,
+    options: &G::Options,
+    players: &mut [Player<G>],
+    seat: usize,
+    number: usize,
+    events: bool,
+) -> Result<(MatchFacts, Option<Gone>), RunError> {
+    let probes = if number == PROBE_MATCH {
+        vec![
+            (PROBE_AT[0], Probe::Unknown { event: events }),
+            (PROBE_AT[1], Probe::Error),
+        ]
+    } else {
+        Vec::new()
+    };
+    players[seat].probes = probes
+        .iter()
+        .map(|&(at, probe)| (at as u64, probe_lines(probe)))
+        .collect();
+    let settings = MatchSettings {
+        match_id: format!("check-{number}"),
+        seed: seed::derive(config.seed, "check", number as u64),
+        max_faults: config.max_faults,
+        policy: config.policy,
+    };
+    let first_id = players[seat].next_id;
+    let mut log = MatchLog::memory();
+    let record = play_match(&settings, options, players, &mut log).await?;
+    let mut played = MatchFacts::from_match(number, seat, first_id, &record, log.records(), probes);
+    let mut gone = None;
+    if let (Seat::Process(bot), false) = (&mut players[seat].seat, played.stopped) {
+        let (stray, exited) = settle(bot).await;
+        played.after = stray;
+        let what = format!("gone before goodbye, after match_end of match {number}");
+        if exited {
+            if let Some(how) = bot.exit_fault(&what).await {
+                gone = Some(Gone {
+                    after_match: number,
+                    how,
+                });
+            }
+        }
+    }
+    Ok((played, gone))
+}
+
+/// Writes `goodbye` to the bot and closes its input: how it ended, and how long after.
+async fn say_goodbye(bot: &mut ProcessBot) -> Option<Exit> {
+    let asked = Instant::now();
+    let goodbye = json_line(&ToBot::<(), (), ()>::Goodbye(Goodbye {}));
+    let closing = bot.close(Some(&goodbye)).await;
+    closing.map(|c| Exit::from_closing(c, millis(asked.elapsed())))
 }
 
 /// Reads what the bot writes after a match (`match_end` written) until it is waiting for input

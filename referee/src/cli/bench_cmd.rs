@@ -20,10 +20,6 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
     let budget = Duration::from_millis(if quick { 200 } else { 2000 });
     let cores = allowed_cores();
     let jobs = cores.len().max(1);
-    let internal = |e: std::io::Error| Failure {
-        code: ExitCode::Internal,
-        message: format!("the pipe benchmark failed: {e}"),
-    };
     outln!(
         "machine: {} cores allowed ({:?}), {}",
         cores.len(),
@@ -31,6 +27,58 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
         cpu_model()
     );
     outln!("");
+    let trips = pipe_round_trips(&cores, quick)?;
+    outln!("");
+
+    outln!("2. in-process games (4 players, each game's baseline built-in bots)");
+    for kind in engine::GameKind::ALL {
+        engine::with_game!(kind, G => in_process_games::<G>(budget, jobs));
+    }
+    outln!("");
+
+    let (rust, python) = (rust_bot(), python_bot());
+    bot_decisions(rust.as_ref(), python.as_ref(), &trips, matches, jobs);
+    outln!("");
+
+    outln!("4. starting a bot process (spawn to hello reply)");
+    if let Some(spec) = &rust {
+        let ms = bench::spawn_cost::<Vabanque>(spec, if quick { 5 } else { 20 });
+        outln!(
+            "   Rust:   {ms:7.2} ms per start ({:.0} decisions' worth at -j 1)",
+            ms * 1e3 / trips.same
+        );
+    }
+    if let Some(spec) = &python {
+        let ms = bench::spawn_cost::<Vabanque>(spec, if quick { 2 } else { 5 });
+        outln!(
+            "   Python: {ms:7.2} ms per start; kept alive across matches, a bot starts once per worker, not once per match"
+        );
+    }
+    outln!("");
+    crate::seat::cgroup::cleanup();
+    if let Some(kib) = bench::peak_rss_kib() {
+        outln!(
+            "5. peak memory of the referee (RSS) over the whole run: {:.1} MiB",
+            kib as f64 / 1024.0
+        );
+    }
+    Ok(ExitCode::Success)
+}
+
+/// The pipe round trips of section 1, in µs.
+struct Trips {
+    /// Both ends on the first allowed core.
+    same: f64,
+    /// Each end on its own core, where two are allowed.
+    cross: Option<f64>,
+}
+
+/// Section 1: the pipe round trip on one core, across two, and unpinned.
+fn pipe_round_trips(cores: &[usize], quick: bool) -> Result<Trips, Failure> {
+    let internal = |e: std::io::Error| Failure {
+        code: ExitCode::Internal,
+        message: format!("the pipe benchmark failed: {e}"),
+    };
     outln!(
         "1. pipe round trip ({} B request, {} B reply), median of 5 runs",
         pipe::REQUEST_BYTES,
@@ -50,29 +98,32 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
     };
     let free = pipe::round_trip_us(None, None, runs, trips).map_err(internal)?;
     outln!("   unpinned:         {free:8.2} µs");
-    outln!("");
+    Ok(Trips { same, cross })
+}
 
-    outln!("2. in-process games (4 players, each game's baseline built-in bots)");
-    for kind in engine::GameKind::ALL {
-        engine::with_game!(kind, G => in_process_games::<G>(budget, jobs));
-    }
-    outln!("");
-
+/// Section 3: decisions per second of four real Rust bots and four Python bots, each beside
+/// the pipe round trips.
+fn bot_decisions(
+    rust: Option<&BotSpec>,
+    python: Option<&BotSpec>,
+    trips: &Trips,
+    matches: u64,
+    jobs: usize,
+) {
     outln!(
         "3. decisions with real bot processes (vabanque, 4 bots, {matches} matches per run, no sandbox)"
     );
-    let limit = cross.unwrap_or(same);
+    let limit = trips.cross.unwrap_or(trips.same);
     let row = |label: &str, run: BotRun, jobs: usize| {
         let us = run.us_per_decision(jobs);
         outln!(
             "   {label:<28} {:9.0} decisions/s  {us:7.2} µs/decision/worker  {:5.1}× same-core trip  {:5.1}× cross-core trip",
             run.per_second(),
-            us / same,
+            us / trips.same,
             us / limit
         );
     };
-    let rust = rust_bot();
-    match &rust {
+    match rust {
         Some(spec) => {
             let specs = four(spec);
             row(
@@ -95,8 +146,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
             "   Rust: skipped (vabanque-random is not next to this binary; build the workspace)"
         ),
     }
-    let python = python_bot();
-    match &python {
+    match python {
         Some(spec) => {
             let specs = four(spec);
             let m = (matches / 4).max(10);
@@ -113,31 +163,6 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
         }
         None => outln!("   Python: skipped (run from the repository root, with python3 installed)"),
     }
-    outln!("");
-
-    outln!("4. starting a bot process (spawn to hello reply)");
-    if let Some(spec) = &rust {
-        let ms = bench::spawn_cost::<Vabanque>(spec, if quick { 5 } else { 20 });
-        outln!(
-            "   Rust:   {ms:7.2} ms per start ({:.0} decisions' worth at -j 1)",
-            ms * 1e3 / same
-        );
-    }
-    if let Some(spec) = &python {
-        let ms = bench::spawn_cost::<Vabanque>(spec, if quick { 2 } else { 5 });
-        outln!(
-            "   Python: {ms:7.2} ms per start; kept alive across matches, a bot starts once per worker, not once per match"
-        );
-    }
-    outln!("");
-    crate::seat::cgroup::cleanup();
-    if let Some(kib) = bench::peak_rss_kib() {
-        outln!(
-            "5. peak memory of the referee (RSS) over the whole run: {:.1} MiB",
-            kib as f64 / 1024.0
-        );
-    }
-    Ok(ExitCode::Success)
 }
 
 /// Section 2 for one game: the engine alone, then the match runner at -j 1 and -j `jobs`.

@@ -12,6 +12,7 @@ mod fault;
 pub mod limits;
 pub mod memory;
 pub mod process;
+mod procfs;
 pub mod reply;
 pub mod sandbox;
 pub mod scripted;

@@ -10,8 +10,9 @@
 
 use super::Fault;
 use super::cgroup::BotCgroup;
-use super::limits::{self, ResourceLimits};
+use super::limits::{self, ResourceLimits, RlimitResource};
 use super::memory::{self, PeakMemory};
+use super::procfs;
 use super::reply::{excerpt, parse};
 use super::sandbox::Sandbox;
 use super::stderr::{self, StderrTail};
@@ -21,7 +22,7 @@ use protocol::{FaultKind, FromBot, HelloReply, PROTOCOL_VERSION};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
 use tokio::process::{ChildStdin, ChildStdout};
@@ -125,9 +126,6 @@ impl ProcessBot {
         let limits = options.limits;
         let cgroup = BotCgroup::create(limits.memory_bytes(), limits.processes());
         let rlimits = limits.rlimits(cgroup.is_some());
-        let join_fds = cgroup.as_ref().map(BotCgroup::join_fds).unwrap_or_default();
-        // SAFETY: sysconf only reads a limit.
-        let max_fd = unsafe { libc::sysconf(libc::_SC_OPEN_MAX) }.clamp(3, 65_536) as i32;
         let wrapped = options.sandbox.wrap(
             command,
             options.workdir.as_deref(),
@@ -144,37 +142,8 @@ impl ProcessBot {
                 cmd.current_dir(dir);
             }
         });
-        // SAFETY: the closure runs in the child between fork and exec and only makes
-        // async-signal-safe system calls (prctl, write, setrlimit, close_range) on memory
-        // prepared before the fork.
-        unsafe {
-            wrap.command_mut().pre_exec(move || {
-                // If the referee dies without cleaning up (SIGKILL), the kernel kills the bot too.
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                // Join the bot's control groups before it runs a single instruction of its own.
-                for &fd in &join_fds {
-                    if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                }
-                limits::apply(&rlimits)?;
-                // No descriptor but the three standard ones survives the exec, whatever the
-                // referee's own parent left open (one call; one per descriptor on kernels
-                // before 5.11).
-                if libc::syscall(
-                    libc::SYS_close_range,
-                    3u32,
-                    u32::MAX,
-                    libc::CLOSE_RANGE_CLOEXEC,
-                ) != 0
-                {
-                    for fd in 3..max_fd {
-                        libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
-                    }
-                }
-                Ok(())
-            });
-        }
+        let join_fds = cgroup.as_ref().map(BotCgroup::join_fds).unwrap_or_default();
+        before_exec(&mut wrap, join_fds, rlimits);
         wrap.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
         let shown = &command[0];
         let mut child = wrap.spawn().map_err(|e| {
@@ -186,7 +155,7 @@ impl ProcessBot {
         let pid = child.id().unwrap_or(0);
         let stdin = child.stdin().take().expect("stdin is piped");
         let stdout = child.stdout().take().expect("stdout is piped");
-        let stdout_pipe = pipe_inode(stdout.as_raw_fd());
+        let stdout_pipe = procfs::pipe_inode(stdout.as_raw_fd());
         let stderr_pipe = child.stderr().take().expect("stderr is piped");
         let stderr_probe = stderr_pipe.as_fd().try_clone_to_owned().ok();
         let tail = StderrTail::default();
@@ -273,7 +242,7 @@ impl ProcessBot {
     /// does after `match_end`, and after `goodbye` to tell a bot that waits from one still at
     /// work ([`ProcessBot::close`]).
     pub fn is_waiting(&self) -> bool {
-        let drained = |fd: Option<RawFd>| fd.is_none_or(|fd| unread_bytes(fd) == Some(0));
+        let drained = |fd: Option<RawFd>| fd.is_none_or(|fd| procfs::unread_bytes(fd) == Some(0));
         self.alive
             && drained(self.wire.input().map(AsRawFd::as_raw_fd))
             && self.is_idle()
@@ -281,64 +250,15 @@ impl ProcessBot {
             && drained(self.stderr_probe.as_ref().map(AsRawFd::as_raw_fd))
     }
 
-    /// Every thread of the bot's processes — its own process, their descendants and the members
-    /// of its control group — by thread id: whether it is asleep (not running, not runnable, not
-    /// in an uninterruptible wait) and how often it has left a CPU. `None` when the bot's own
-    /// process cannot be read, or the processes of any cannot be listed (no permission): then
-    /// some of its threads could not be seen. (Pids in `/proc` are the host's, also for a bot
-    /// under bubblewrap, whose processes are the children of bubblewrap's.)
+    /// Every thread of the bot's processes — its own, their descendants and the members of its
+    /// control group — as [`procfs::threads`] tells them.
     fn threads(&self) -> Option<BTreeMap<i32, (bool, u64)>> {
-        let root = self.pid as i32;
-        let mut pids = vec![root];
-        if let Some(group) = &self.cgroup {
-            pids.extend(group.members());
-        }
-        // Without /proc/PID/task/TID/children (a kernel built without it), the parent of every
-        // process is read instead.
-        let by_parent = !Path::new(&format!("/proc/{root}/task/{root}/children")).exists();
-        let parents: Vec<(i32, i32)> = if by_parent { parents() } else { Vec::new() };
-        let mut threads = BTreeMap::new();
-        let mut seen = std::collections::BTreeSet::new();
-        let mut i = 0;
-        while let Some(&pid) = pids.get(i) {
-            i += 1;
-            if !seen.insert(pid) {
-                continue;
-            }
-            let tasks = match std::fs::read_dir(format!("/proc/{pid}/task")) {
-                Ok(tasks) => tasks,
-                Err(e) if pid == root || e.kind() == std::io::ErrorKind::PermissionDenied => {
-                    return None;
-                }
-                // Gone meanwhile.
-                Err(_) => continue,
-            };
-            for task in tasks.flatten() {
-                let Some(tid) = task.file_name().to_str().and_then(|t| t.parse().ok()) else {
-                    continue;
-                };
-                if let Some(state) = thread_state(&task.path()) {
-                    threads.insert(tid, state);
-                }
-                if !by_parent {
-                    let children = match std::fs::read_to_string(task.path().join("children")) {
-                        Ok(children) => children,
-                        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => return None,
-                        // The thread is gone meanwhile: it shows missing in the other look.
-                        Err(_) => String::new(),
-                    };
-                    pids.extend(
-                        children
-                            .split_whitespace()
-                            .filter_map(|c| c.parse::<i32>().ok()),
-                    );
-                }
-            }
-            if by_parent {
-                pids.extend(parents.iter().filter(|&&(_, p)| p == pid).map(|&(c, _)| c));
-            }
-        }
-        Some(threads)
+        let members = self
+            .cgroup
+            .as_ref()
+            .map(BotCgroup::members)
+            .unwrap_or_default();
+        procfs::threads(self.pid as i32, members)
     }
 
     /// The most memory the bot has held so far: the largest peak resident set among its
@@ -421,7 +341,7 @@ impl ProcessBot {
 
     /// Whether something the bot wrote to stdout waits unread in the pipe.
     pub fn output_unread(&self) -> bool {
-        unread_bytes(self.wire.output().as_raw_fd()) != Some(0)
+        procfs::unread_bytes(self.wire.output().as_raw_fd()) != Some(0)
     }
 
     /// The fault of a bot whose process has exited, saying how it ended (`what` first), or
@@ -549,24 +469,15 @@ impl ProcessBot {
         let (Some(group), true) = (&self.cgroup, self.sandboxed) else {
             return false;
         };
-        let pipe = format!("pipe:[{}]", self.stdout_pipe);
-        let holds = |pid: i32| {
-            std::fs::read_dir(format!("/proc/{pid}/fd")).is_ok_and(|fds| {
-                fds.flatten().any(|fd| {
-                    std::fs::read_link(fd.path()).is_ok_and(|t| t.as_os_str() == pipe.as_str())
-                })
-            })
-        };
-        let is_bwrap = |pid: i32| {
-            std::fs::read_link(format!("/proc/{pid}/exe"))
-                .is_ok_and(|exe| exe.file_name().is_some_and(|n| n == "bwrap"))
-        };
         let bot: Vec<i32> = group
             .members()
             .into_iter()
-            .filter(|&pid| !is_bwrap(pid))
+            .filter(|&pid| !procfs::is_bubblewrap(pid))
             .collect();
-        !bot.is_empty() && !bot.into_iter().any(holds)
+        !bot.is_empty()
+            && !bot
+                .into_iter()
+                .any(|pid| procfs::holds_pipe(pid, self.stdout_pipe))
     }
 
     /// What the control group saw that explains a fault, as a suffix for its message.
@@ -678,7 +589,9 @@ impl ProcessBot {
             return;
         };
         let deadline = Instant::now() + limit;
-        while unread_bytes(probe.as_raw_fd()).is_some_and(|n| n > 0) && Instant::now() < deadline {
+        while procfs::unread_bytes(probe.as_raw_fd()).is_some_and(|n| n > 0)
+            && Instant::now() < deadline
+        {
             tokio::time::sleep(Duration::from_millis(1)).await;
         }
     }
@@ -728,62 +641,42 @@ impl Drop for ProcessBot {
     }
 }
 
-/// How many bytes wait unread in the pipe open at `fd` (either end); `None` if it cannot be
-/// asked.
-fn unread_bytes(fd: RawFd) -> Option<usize> {
-    let mut n: libc::c_int = 0;
-    // SAFETY: FIONREAD writes one int through the pointer, to memory we own; `fd` is open for
-    // the call's duration.
-    let asked = unsafe { libc::ioctl(fd, libc::FIONREAD, &mut n) };
-    (asked == 0).then_some(n.max(0) as usize)
-}
-
-/// Whether the thread whose `/proc` directory is `dir` is asleep (neither running, nor
-/// runnable, nor in an uninterruptible wait), and how many times it has left a CPU, from its
-/// `status`.
-fn thread_state(dir: &Path) -> Option<(bool, u64)> {
-    let status = std::fs::read_to_string(dir.join("status")).ok()?;
-    let mut state = None;
-    let mut switches = 0;
-    for line in status.lines() {
-        if let Some(s) = line.strip_prefix("State:") {
-            state = s.trim_start().chars().next();
-        } else if let Some(n) = line
-            .strip_prefix("voluntary_ctxt_switches:")
-            .or_else(|| line.strip_prefix("nonvoluntary_ctxt_switches:"))
-        {
-            switches += n.trim().parse::<u64>().ok()?;
-        }
-    }
-    Some((!matches!(state?, 'R' | 'D' | 'W'), switches))
-}
-
-/// Every process with its parent, from `/proc/PID/stat` (the field after the state, which
-/// follows the last `)`: the command name may hold spaces and parentheses).
-fn parents() -> Vec<(i32, i32)> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
-        .filter_map(|pid| {
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            let parent = stat.rsplit_once(')')?.1.split_whitespace().nth(1)?;
-            Some((pid, parent.parse().ok()?))
-        })
-        .collect()
-}
-
-/// The inode of the pipe open at `fd` (0 if it cannot be read).
-fn pipe_inode(fd: std::os::fd::RawFd) -> u64 {
-    // SAFETY: fstat fills the zeroed struct we own; `fd` is open for the call's duration.
+/// Sets what the bot's child process does between fork and exec: it dies with the referee,
+/// joins its control groups (`join_fds`, open `cgroup.procs` files), takes its resource limits,
+/// and lets no descriptor but 0, 1 and 2 survive the exec.
+fn before_exec(wrap: &mut CommandWrap, join_fds: Vec<RawFd>, rlimits: Vec<(RlimitResource, u64)>) {
+    // SAFETY: sysconf only reads a limit.
+    let max_fd = unsafe { libc::sysconf(libc::_SC_OPEN_MAX) }.clamp(3, 65_536) as i32;
+    // SAFETY: the closure runs in the child between fork and exec and only makes
+    // async-signal-safe system calls (prctl, write, setrlimit, close_range) on memory
+    // prepared before the fork.
     unsafe {
-        let mut st: libc::stat = std::mem::zeroed();
-        if libc::fstat(fd, &mut st) == 0 {
-            st.st_ino
-        } else {
-            0
-        }
+        wrap.command_mut().pre_exec(move || {
+            // If the referee dies without cleaning up (SIGKILL), the kernel kills the bot too.
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            // Join the bot's control groups before it runs a single instruction of its own.
+            for &fd in &join_fds {
+                if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            limits::apply(&rlimits)?;
+            // No descriptor but the three standard ones survives the exec, whatever the
+            // referee's own parent left open (one call; one per descriptor on kernels
+            // before 5.11).
+            if libc::syscall(
+                libc::SYS_close_range,
+                3u32,
+                u32::MAX,
+                libc::CLOSE_RANGE_CLOEXEC,
+            ) != 0
+            {
+                for fd in 3..max_fd {
+                    libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+                }
+            }
+            Ok(())
+        });
     }
 }
 

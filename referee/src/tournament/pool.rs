@@ -148,71 +148,119 @@ struct Kept<G: Game> {
     last_group: Option<u64>,
 }
 
+/// The players one worker keeps between matches, by bot, and how many processes of each bot it
+/// has started (they name the stderr files).
+struct Keeper<'a, G: Game> {
+    w: usize,
+    settings: &'a PoolSettings<G>,
+    kept: Vec<Vec<Kept<G>>>,
+    starts: Vec<u32>,
+}
+
+impl<'a, G: Game> Keeper<'a, G> {
+    fn new(w: usize, settings: &'a PoolSettings<G>) -> Self {
+        Keeper {
+            w,
+            settings,
+            kept: settings.specs.iter().map(|_| Vec::new()).collect(),
+            starts: vec![0; settings.specs.len()],
+        }
+    }
+
+    /// The players of `scheduled`, in seat order: a kept one where it may play this match,
+    /// started anew otherwise.
+    async fn players_for(&mut self, scheduled: &ScheduledMatch) -> Vec<Player<G>> {
+        let group = scheduled.group;
+        let duplicate = self.settings.duplicate;
+        // A kept process may play this match if it is still running and, with duplicate play,
+        // has only played earlier groups (groups reach a worker in increasing order; a process
+        // that has seen a later one is not reused for an earlier one).
+        let reusable = |k: &Kept<G>| !duplicate || k.last_group < Some(group);
+        let mut taken: Vec<Option<Player<G>>> = Vec::with_capacity(scheduled.seats.len());
+        for &b in &scheduled.seats {
+            self.kept[b].retain_mut(|k| match &mut k.player.seat {
+                Seat::Process(bot) => !bot.has_exited(),
+                _ => true,
+            });
+            // The most recently used first: its pages are the likeliest to be warm.
+            let at = self.kept[b].iter().rposition(reusable);
+            taken.push(at.map(|i| self.kept[b].remove(i).player));
+        }
+        let missing: Vec<usize> = scheduled
+            .seats
+            .iter()
+            .zip(&taken)
+            .filter(|(_, t)| t.is_none())
+            .map(|(&b, _)| b)
+            .collect();
+        if !missing.is_empty() {
+            let mut started = self.start(&missing).await.into_iter();
+            for slot in taken.iter_mut().filter(|t| t.is_none()) {
+                *slot = started.next();
+            }
+        }
+        taken
+            .into_iter()
+            .map(|t| t.expect("started above"))
+            .collect()
+    }
+
+    /// Starts a player of each of the bots `missing` (indices into the specs).
+    async fn start(&mut self, missing: &[usize]) -> Vec<Player<G>> {
+        let settings = self.settings;
+        let specs: Vec<BotSpec> = missing.iter().map(|&b| settings.specs[b].clone()).collect();
+        for &b in missing {
+            self.starts[b] += 1;
+        }
+        let (w, starts) = (self.w, &self.starts);
+        let name_file = |spec: &BotSpec| {
+            let b = settings
+                .specs
+                .iter()
+                .position(|s| s.name == spec.name)
+                .expect("a known bot");
+            settings
+                .stderr_dir
+                .as_ref()
+                .map(|d| d.join(format!("{}.w{w}.{}.stderr", spec.name, starts[b])))
+        };
+        start_players::<G>(&specs, &settings.options, &settings.process, &name_file).await
+    }
+
+    /// Keeps the `players` of a match of `group` just played by the bots `seats`, those still
+    /// usable; a crashed or stopped process is dropped (and so killed), and the next match
+    /// starts its bot anew.
+    fn keep(&mut self, seats: &[usize], players: Vec<Player<G>>, group: u64) {
+        for (&b, player) in seats.iter().zip(players) {
+            if crate::runner::is_usable(&player) {
+                self.kept[b].push(Kept {
+                    player,
+                    last_group: Some(group),
+                });
+            }
+        }
+    }
+
+    /// Shuts down every kept process.
+    async fn shutdown(self) {
+        let mut alive: Vec<Player<G>> = self.kept.into_iter().flatten().map(|k| k.player).collect();
+        shutdown_players(&mut alive, self.settings.process.exit_grace).await;
+    }
+}
+
 async fn worker<G: Game>(
     w: usize,
     settings: &PoolSettings<G>,
     queue: &Mutex<VecDeque<ScheduledMatch>>,
     results: UnboundedSender<MatchResult>,
 ) -> Result<(), RunError> {
-    // Processes kept between matches, by bot, each with the last group it played.
-    let mut kept: Vec<Vec<Kept<G>>> = settings.specs.iter().map(|_| Vec::new()).collect();
-    let mut starts = vec![0u32; settings.specs.len()];
+    let mut keeper = Keeper::new(w, settings);
     let outcome = async {
         loop {
             let Some(scheduled) = queue.lock().expect("queue lock").pop_front() else {
                 return Ok(());
             };
-            let group = scheduled.group;
-            // A kept process may play this match if it is still running and, with duplicate
-            // play, has only played earlier groups (groups reach a worker in increasing order;
-            // a process that has seen a later one is not reused for an earlier one).
-            let reusable = |k: &Kept<G>| !settings.duplicate || k.last_group < Some(group);
-            let mut taken: Vec<Option<Player<G>>> = Vec::with_capacity(scheduled.seats.len());
-            for &b in &scheduled.seats {
-                kept[b].retain_mut(|k| match &mut k.player.seat {
-                    Seat::Process(bot) => !bot.has_exited(),
-                    _ => true,
-                });
-                // The most recently used first: its pages are the likeliest to be warm.
-                let at = kept[b].iter().rposition(reusable);
-                taken.push(at.map(|i| kept[b].remove(i).player));
-            }
-            let missing: Vec<usize> = scheduled
-                .seats
-                .iter()
-                .zip(&taken)
-                .filter(|(_, t)| t.is_none())
-                .map(|(&b, _)| b)
-                .collect();
-            if !missing.is_empty() {
-                let specs: Vec<BotSpec> =
-                    missing.iter().map(|&b| settings.specs[b].clone()).collect();
-                for &b in &missing {
-                    starts[b] += 1;
-                }
-                let name_file = |spec: &BotSpec| {
-                    let b = settings
-                        .specs
-                        .iter()
-                        .position(|s| s.name == spec.name)
-                        .expect("a known bot");
-                    settings
-                        .stderr_dir
-                        .as_ref()
-                        .map(|d| d.join(format!("{}.w{w}.{}.stderr", spec.name, starts[b])))
-                };
-                let mut started =
-                    start_players::<G>(&specs, &settings.options, &settings.process, &name_file)
-                        .await
-                        .into_iter();
-                for slot in taken.iter_mut().filter(|t| t.is_none()) {
-                    *slot = started.next();
-                }
-            }
-            let mut players: Vec<Player<G>> = taken
-                .into_iter()
-                .map(|t| t.expect("started above"))
-                .collect();
+            let mut players = keeper.players_for(&scheduled).await;
             let mut log = match &settings.logs_dir {
                 Some(dir) => MatchLog::create(&dir.join(format!("{}.jsonl", scheduled.id)))?,
                 None => MatchLog::none(),
@@ -225,15 +273,7 @@ async fn worker<G: Game>(
             };
             let record =
                 play_match(&match_settings, &settings.options, &mut players, &mut log).await;
-            for (&b, player) in scheduled.seats.iter().zip(players) {
-                // A crashed or stopped process is dropped (and so killed); the next match starts anew.
-                if crate::runner::is_usable(&player) {
-                    kept[b].push(Kept {
-                        player,
-                        last_group: Some(group),
-                    });
-                }
-            }
+            keeper.keep(&scheduled.seats, players, scheduled.group);
             let _ = results.send(MatchResult {
                 id: scheduled.id,
                 group: scheduled.group,
@@ -242,7 +282,6 @@ async fn worker<G: Game>(
         }
     }
     .await;
-    let mut alive: Vec<Player<G>> = kept.into_iter().flatten().map(|k| k.player).collect();
-    shutdown_players(&mut alive, settings.process.exit_grace).await;
+    keeper.shutdown().await;
     outcome
 }

@@ -139,57 +139,20 @@ pub fn compute(
         .enumerate()
         .map(|(i, b)| (b.as_str(), i))
         .collect();
-    let mut tallies: Vec<Tally> = bots
-        .iter()
-        .map(|_| Tally {
-            rating: WengLinRating::new(),
-            ..Tally::default()
-        })
-        .collect();
-    let mut h2h = vec![vec![HeadToHead::default(); bots.len()]; bots.len()];
+    let mut tallies: Vec<Tally> = bots.iter().map(|_| Tally::new()).collect();
+    let mut meetings = Meetings::new(bots.len());
     let mut ordered: Vec<&&MatchResult> = results.iter().collect();
     ordered.sort_by_key(|r| r.id);
     let config = WengLinConfig::new();
     for result in ordered {
         let r = &result.record;
         let seats: Vec<usize> = r.players.iter().map(|p| index[p.as_str()]).collect();
-        let firsts = r.ranks.iter().filter(|&&k| k == 1).count() as f64;
-        let teams: Vec<[WengLinRating; 1]> = seats.iter().map(|&b| [tallies[b].rating]).collect();
-        let outcome: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
-            .iter()
-            .zip(&r.ranks)
-            .map(|(team, &rank)| (&team[..], MultiTeamOutcome::new(rank as usize)))
-            .collect();
-        let updated = weng_lin_multi_team(&outcome, &config);
+        let updated = rate(&tallies, &seats, &r.ranks, &config);
         for (seat, &b) in seats.iter().enumerate() {
-            let t = &mut tallies[b];
-            t.rating = updated[seat][0];
-            t.matches += 1;
-            if r.ranks[seat] == 1 {
-                t.wins += 1.0 / firsts;
-            }
-            t.rank_sum += f64::from(r.ranks[seat]);
-            let score = r.scores[seat] as f64;
-            let g = t.groups.entry(result.group).or_default();
-            g.0 += score;
-            g.1 += 1;
-            let stats = &r.stats[seat];
-            t.total_ms += stats.total_ms;
-            t.answered += stats.decisions - stats.substituted;
-            t.forfeits += u64::from(stats.forfeited);
-            t.times.merge(&stats.times);
-            for (other_seat, &o) in seats.iter().enumerate() {
-                if o != b {
-                    let cell = &mut h2h[b][o];
-                    cell.met += 1;
-                    cell.above += match r.ranks[seat].cmp(&r.ranks[other_seat]) {
-                        std::cmp::Ordering::Less => 1.0,
-                        std::cmp::Ordering::Equal => 0.5,
-                        std::cmp::Ordering::Greater => 0.0,
-                    };
-                }
-            }
+            tallies[b].rating = updated[seat];
+            tallies[b].count(result, seat);
         }
+        meetings.count(&seats, &r.ranks);
         for fault in &r.faults {
             *tallies[seats[fault.seat]]
                 .faults
@@ -200,29 +163,7 @@ pub fn compute(
     let mut standings: Vec<(usize, Standing)> = tallies
         .into_iter()
         .enumerate()
-        .map(|(b, t)| {
-            let group_means: Vec<f64> = t.groups.values().map(|(sum, n)| sum / *n as f64).collect();
-            let (mean_score, ci) = mean_and_ci(&group_means);
-            let per_match = |total: f64| (t.matches > 0).then(|| total / t.matches as f64);
-            let standing = Standing {
-                rank: 0,
-                bot: bots[b].clone(),
-                mu: t.rating.rating,
-                sigma: t.rating.uncertainty,
-                conservative: t.rating.rating - 3.0 * t.rating.uncertainty,
-                matches: t.matches,
-                wins: t.wins,
-                win_rate: per_match(t.wins),
-                mean_rank: per_match(t.rank_sum),
-                mean_score,
-                score_ci95: ci,
-                faults: t.faults,
-                forfeits: t.forfeits,
-                mean_ms: (t.answered > 0).then(|| t.total_ms / t.answered as f64),
-                p99_ms: t.times.quantile_ms(0.99),
-            };
-            (b, standing)
-        })
+        .map(|(b, t)| (b, t.standing(&bots[b])))
         .collect();
     // Bots that have not played yet (a shard, a short run) come last, whatever their prior.
     standings.sort_by(|(a, x), (b, y)| {
@@ -232,25 +173,6 @@ pub fn compute(
             .then(a.cmp(b))
     });
     let order: Vec<usize> = standings.iter().map(|(b, _)| *b).collect();
-    let head_to_head = order
-        .iter()
-        .map(|&a| {
-            order
-                .iter()
-                .map(|&b| {
-                    let cell = h2h[a][b];
-                    HeadToHead {
-                        met: cell.met,
-                        above: if cell.met > 0 {
-                            cell.above / cell.met as f64
-                        } else {
-                            0.0
-                        },
-                    }
-                })
-                .collect()
-        })
-        .collect();
     Leaderboard {
         game: game.to_string(),
         score_name: score_name.to_string(),
@@ -264,7 +186,134 @@ pub fn compute(
                 s
             })
             .collect(),
-        head_to_head,
+        head_to_head: meetings.table(&order),
+    }
+}
+
+/// The Weng-Lin ratings of a match's seats after it: each seat's bot (`seats`, indices into
+/// `tallies`) its own team, finishing at its rank (tied ranks are equal outcomes).
+fn rate(
+    tallies: &[Tally],
+    seats: &[usize],
+    ranks: &[u32],
+    config: &WengLinConfig,
+) -> Vec<WengLinRating> {
+    let teams: Vec<[WengLinRating; 1]> = seats.iter().map(|&b| [tallies[b].rating]).collect();
+    let outcome: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+        .iter()
+        .zip(ranks)
+        .map(|(team, &rank)| (&team[..], MultiTeamOutcome::new(rank as usize)))
+        .collect();
+    weng_lin_multi_team(&outcome, config)
+        .into_iter()
+        .map(|team| team[0])
+        .collect()
+}
+
+impl Tally {
+    fn new() -> Self {
+        Tally {
+            rating: WengLinRating::new(),
+            ..Tally::default()
+        }
+    }
+
+    /// Counts the bot's match `result`, where it sat at `seat` (all but its rating and faults).
+    fn count(&mut self, result: &MatchResult, seat: usize) {
+        let r = &result.record;
+        let firsts = r.ranks.iter().filter(|&&k| k == 1).count() as f64;
+        self.matches += 1;
+        if r.ranks[seat] == 1 {
+            self.wins += 1.0 / firsts;
+        }
+        self.rank_sum += f64::from(r.ranks[seat]);
+        let score = r.scores[seat] as f64;
+        let g = self.groups.entry(result.group).or_default();
+        g.0 += score;
+        g.1 += 1;
+        let stats = &r.stats[seat];
+        self.total_ms += stats.total_ms;
+        self.answered += stats.decisions - stats.substituted;
+        self.forfeits += u64::from(stats.forfeited);
+        self.times.merge(&stats.times);
+    }
+
+    /// The bot's line of the leaderboard, ranked later.
+    fn standing(self, bot: &str) -> Standing {
+        let group_means: Vec<f64> = self
+            .groups
+            .values()
+            .map(|(sum, n)| sum / *n as f64)
+            .collect();
+        let (mean_score, ci) = mean_and_ci(&group_means);
+        let per_match = |total: f64| (self.matches > 0).then(|| total / self.matches as f64);
+        Standing {
+            rank: 0,
+            bot: bot.to_string(),
+            mu: self.rating.rating,
+            sigma: self.rating.uncertainty,
+            conservative: self.rating.rating - 3.0 * self.rating.uncertainty,
+            matches: self.matches,
+            wins: self.wins,
+            win_rate: per_match(self.wins),
+            mean_rank: per_match(self.rank_sum),
+            mean_score,
+            score_ci95: ci,
+            faults: self.faults,
+            forfeits: self.forfeits,
+            mean_ms: (self.answered > 0).then(|| self.total_ms / self.answered as f64),
+            p99_ms: self.times.quantile_ms(0.99),
+        }
+    }
+}
+
+/// Head-to-head counts between every two bots, by bot index: `above` is a sum here (a win 1, a
+/// tie 0.5) until [`Meetings::table`] makes it a share.
+struct Meetings(Vec<Vec<HeadToHead>>);
+
+impl Meetings {
+    fn new(bots: usize) -> Self {
+        Meetings(vec![vec![HeadToHead::default(); bots]; bots])
+    }
+
+    /// Counts one match: the bots at `seats` finished at `ranks`.
+    fn count(&mut self, seats: &[usize], ranks: &[u32]) {
+        for (seat, &b) in seats.iter().enumerate() {
+            for (other_seat, &o) in seats.iter().enumerate() {
+                if o != b {
+                    let cell = &mut self.0[b][o];
+                    cell.met += 1;
+                    cell.above += match ranks[seat].cmp(&ranks[other_seat]) {
+                        std::cmp::Ordering::Less => 1.0,
+                        std::cmp::Ordering::Equal => 0.5,
+                        std::cmp::Ordering::Greater => 0.0,
+                    };
+                }
+            }
+        }
+    }
+
+    /// The head-to-head table with rows and columns in `order` (bot indices), `above` as shares.
+    fn table(&self, order: &[usize]) -> Vec<Vec<HeadToHead>> {
+        order
+            .iter()
+            .map(|&a| {
+                order
+                    .iter()
+                    .map(|&b| {
+                        let cell = self.0[a][b];
+                        HeadToHead {
+                            met: cell.met,
+                            above: if cell.met > 0 {
+                                cell.above / cell.met as f64
+                            } else {
+                                0.0
+                            },
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
     }
 }
 
