@@ -2,7 +2,7 @@
 //! JavaScript and the misbehaving bots of `tests/bots/`).
 //!
 //! The binaries must be built first: `cargo build --workspace --bins` (the README's test
-//! command does it).
+//! command, `cargo build --workspace --bins --tests && cargo test --workspace`, does it).
 
 mod bouillabaisse;
 mod check;
