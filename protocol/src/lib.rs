@@ -27,6 +27,7 @@ pub mod bot;
 pub mod bouillabaisse;
 mod exit_codes;
 mod fault;
+pub mod machiavelli;
 mod messages;
 pub mod schema;
 pub mod vabanque;
