@@ -35,6 +35,7 @@ pub mod bouillabaisse;
 pub mod conformance;
 mod dyn_game;
 mod game;
+pub mod machiavelli;
 pub mod random;
 pub mod seed;
 pub mod shared_rules;

@@ -1,0 +1,28 @@
+//! Machiavelli's tests: a test per ruling.
+
+mod melds;
+mod tables;
+
+use super::cards::Card;
+
+/// The cards written in `text`, separated by spaces.
+pub(super) fn cards(text: &str) -> Vec<Card> {
+    text.split_whitespace()
+        .map(|c| Card::parse(c).unwrap_or_else(|| panic!("{c} is a card")))
+        .collect()
+}
+
+/// The melds written in `text`, separated by `|`.
+pub(super) fn melds(text: &str) -> Vec<Vec<Card>> {
+    text.split('|')
+        .filter(|m| !m.trim().is_empty())
+        .map(cards)
+        .collect()
+}
+
+/// The table written in `text` as a bot would send it: melds separated by `|`.
+pub(super) fn written(text: &str) -> Vec<Vec<String>> {
+    text.split('|')
+        .map(|m| m.split_whitespace().map(String::from).collect())
+        .collect()
+}
