@@ -51,6 +51,8 @@ registry! {$
     Vabanque => vabanque::Vabanque,
     /// La Bouillabaisse, 2–12 players.
     Bouillabaisse => bouillabaisse::Bouillabaisse,
+    /// Machiavelli, 2–6 players.
+    Machiavelli => machiavelli::Machiavelli,
 }
 
 impl GameKind {

@@ -3,10 +3,19 @@
 //!
 //! The rules and every ruling are in `docs/rules-machiavelli.md` (from
 //! `shared/rules/machiavelli.md`). [`cards`] holds the deck and the points, [`meld`] one meld's
-//! validity and canonical order, [`table`] the checks of a submitted table.
+//! validity and canonical order, [`table`] the checks of a submitted table, [`Machiavelli`] is
+//! the state machine and `view.rs` the one function that builds what a seat may see; [`bots`]
+//! are the built-in bots, on the search of [`search`].
 
+pub mod bots;
 pub mod cards;
 pub mod meld;
+pub mod search;
+mod state;
 pub mod table;
 #[cfg(test)]
 mod tests;
+mod view;
+
+pub use protocol::machiavelli::Options;
+pub use state::{INVALID_PLAY_PENALTY, Machiavelli, SKIP_PENALTY};
