@@ -2,6 +2,7 @@
 
 mod melds;
 mod tables;
+mod turns;
 
 use super::cards::Card;
 
