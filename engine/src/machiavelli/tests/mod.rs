@@ -1,5 +1,6 @@
 //! Machiavelli's tests: a test per ruling.
 
+mod bots;
 mod melds;
 mod tables;
 mod turns;
