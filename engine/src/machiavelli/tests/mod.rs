@@ -2,6 +2,7 @@
 
 mod bots;
 mod melds;
+mod props;
 mod tables;
 mod turns;
 
