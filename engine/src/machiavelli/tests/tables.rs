@@ -196,3 +196,17 @@ fn a_valid_table_is_canonical_whatever_the_order() {
     assert_eq!(a, b);
     assert_eq!(a, "3C 4C 5C 6C | 9D 9H 9S");
 }
+
+#[test]
+fn jokers_stay_on_the_table_but_may_move_between_melds() {
+    // Taking the joker back into the hand is leaving a table card out.
+    assert_eq!(
+        play("4S 5S 6S | 9H 9D 9C", "4S JK 6S", "5S 9H 9D 9C", 1),
+        Err("JK was on the table and is missing from your table".into())
+    );
+    // Replacing it with the card it stood for and using it elsewhere holds.
+    assert_eq!(
+        play("4S 5S 6S | 9H 9D JK", "4S JK 6S", "5S 9H 9D", 1).unwrap(),
+        "9D 9H JK | 4S 5S 6S"
+    );
+}
