@@ -280,7 +280,9 @@ pub struct View {
     /// This hand's dealer.
     pub dealer: usize,
     /// The receiving seat.
-    pub seat: usize,
+    pub you: usize,
+    /// Number of players.
+    pub players: usize,
     /// The receiving seat's cards, sorted (suit C, D, H, S, then rank A..K, jokers last).
     pub hand: Vec<Card>,
     /// The melds on the table, canonical: each meld's cards in order (runs by rank, sets by

@@ -361,7 +361,7 @@ fn the_view_shows_the_seats_own_hand_and_the_public_rest() {
     let game = new(4, Options::default(), 13);
     for seat in 0..4 {
         let view = game.view(seat);
-        assert_eq!(view.seat, seat);
+        assert_eq!((view.you, view.players), (seat, 4));
         assert_eq!(view.hand, game.hands[seat]);
         assert_eq!(view.hand_sizes, vec![13; 4]);
         assert_eq!(view.stock, 104 - 52);
