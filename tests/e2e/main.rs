@@ -12,6 +12,7 @@ mod doc_code;
 mod every_game;
 mod faults;
 mod lifecycle;
+mod machiavelli;
 mod matches;
 mod replay;
 mod sandbox;
