@@ -435,6 +435,7 @@ class JsBot:
         self.write({"type": "goodbye"})
         self.process.stdin.close()
         self.process.wait(timeout=5)
+        self.process.stdout.close()
 
 
 def python_starter(seed):
