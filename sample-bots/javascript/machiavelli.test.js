@@ -123,7 +123,8 @@ test("hello, a match, events, an error, unknown messages, goodbye", () => {
   ];
   const replies = converse(lines);
   assert.deepStrictEqual(replies[0], { type: "hello", name: "js-random", protocol: 1 });
-  assert.deepStrictEqual(replies.slice(1).map((r) => [r.type, r.id]), [["action", 0], ["action", 1]]);
+  assert.deepStrictEqual(replies.slice(1).map((r) => [r.type, r.id]),
+                         [["action", 0], ["action", 1]]);
   const play = replies[1].action.play;
   assert.strictEqual(playError([["QD", "QH", "QS"]], lines[4].view.hand, play, 1), null);
   assert.deepStrictEqual(play[0], ["QD", "QH", "QS"]);
