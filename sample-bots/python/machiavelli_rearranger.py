@@ -19,13 +19,16 @@ aces kept for the high end, and the jokers used so far; of each state it keeps t
 shed. Every table card must be used, so states that leave one out are never made. Jokers stand
 for a card of a run or fill a set, at most `jokers_per_meld` in a meld.
 
-The search is exact for the tables it can express (at most two runs of a suit side by side) and
-takes a few milliseconds on most tables; a time budget (well below the request's time_left_ms)
-and a cap on the states per step bound it. If the budget runs out, it lays melds made of its
-own hand only. Whatever it plays is checked first against the rules by `check_table`: a table
-that failed would be a bug, and the bot would draw instead.
+On a table of up to FULL_CARDS cards the search runs over the whole table and is exact for
+the tables it can express (at most two runs of a suit side by side). A bigger table is searched
+a part at a time (see `improve`): the melds near each hand card, the rest staying as they are.
+A time budget (BUDGET_MS, and never more than a third of the request's time_left_ms) and a cap
+on the states per step bound every decision: most take a few milliseconds. Whatever it plays is
+checked first against the rules by `check_table`: a table that failed would be a bug, and the
+bot would lay the melds of its own hand, or draw, instead.
 
-Deterministic: no randomness at all. Logs go to stderr; stdout carries protocol lines only.
+Deterministic, no randomness at all (unless the time budget cuts a search short, which depends
+on the machine's speed). Logs go to stderr; stdout carries protocol lines only.
 """
 import functools
 import json
@@ -300,8 +303,8 @@ def search(table, hand, max_jokers, deadline):
                     if position in (1, 14):
                         new_kept = kept[:s] + ((table_kept, hand_kept),) + kept[s + 1:]
                     new_left = left
-                    if nat_left:
-                        new_left = (left[0] + 1, left[1]) if nat_left == 1 else (left[0], left[1] + 1)
+                    if nat_left:  # one more suit with one card (or two) left for the sets
+                        new_left = (left[0] + (nat_left == 1), left[1] + (nat_left == 2))
                         if not sets_viable(*new_left, caps, min(4, all_jokers - used - jk),
                                            max_jokers):
                             continue
@@ -335,7 +338,7 @@ def search(table, hand, max_jokers, deadline):
     finals.sort(key=lambda final: final[:2], reverse=True)
     best = None
     for promise, score, used, state in finals:
-        if best is not None and best[0] >= promise or time.monotonic() > deadline:
+        if best is not None and (best[0] >= promise or time.monotonic() > deadline):
             break
         melds = rebuild(steps, state, max_jokers)
         table_left = max(0, jokers[0] - used)
@@ -559,15 +562,20 @@ class Rearranger:
         found = improve(table, hand, self.max_jokers, started + budget)
         if found is not None:
             candidates.append(found[1])
-        laid = hand_melds(hand, self.max_jokers)
+        laid = hand_melds(hand, self.max_jokers)  # in case the search was cut short
         if laid:
             candidates.append(table + laid)
+        best, best_points = None, 0
         for new_table in candidates:
             why = check_table(table, hand, new_table, self.max_jokers)
-            if why is None:
-                return {"play": new_table}
-            log(f"bug: a table that is not a play ({why}): {new_table}")
-        return {"draw": True}
+            if why is not None:
+                log(f"bug: a table that is not a play ({why}): {new_table}")
+                continue
+            shed = (sum(points(c) for meld in new_table for c in meld)
+                    - sum(points(c) for meld in table for c in meld))
+            if shed > best_points:
+                best, best_points = new_table, shed
+        return {"play": best} if best else {"draw": True}
 
 
 def main():

@@ -304,6 +304,19 @@ class RearrangerTest(unittest.TestCase):
         self.assertEqual(sorted(sorted(meld) for meld in action["play"]),
                          [["AC", "JC", "KC", "QC"], ["JD", "KD", "QD"], ["JH", "KH", "QH"]])
 
+    def test_the_guides_example_on_a_big_table_searched_a_part_at_a_time(self):
+        table = [["KH", "KD", "KC"], ["QH", "QD", "QC"], ["JH", "JD", "JC"],
+                 ["2S", "3S", "4S", "5S"], ["5C", "6C", "7C"], ["8D", "8H", "8S"],
+                 ["4H", "5H", "6H"], ["9S", "10S", "JS"], ["2D", "3D", "4D", "5D", "6D"]]
+        self.assertGreater(sum(map(len, table)), rearranger.FULL_CARDS)
+        hand = ["AC", "9H"]
+        action = rearranger_action(table, hand)
+        self.assertIsNone(play_error(table, hand, action["play"], 1))
+        melds = [sorted(meld) for meld in action["play"]]
+        self.assertIn(["AC", "JC", "KC", "QC"], melds)
+        for meld in table[3:]:  # the melds away from the clubs stay as they were
+            self.assertIn(sorted(meld), melds)
+
     def test_the_guides_nine_of_spades_with_two_queens(self):
         table = [["10H", "10D", "10S"], ["JH", "JD", "JS"], ["QH", "QD", "QC"]]
         hand = ["9S", "QD", "QS", "5C"]
@@ -435,6 +448,7 @@ class JsBot:
         self.write({"type": "goodbye"})
         self.process.stdin.close()
         self.process.wait(timeout=5)
+        self.process.stdout.close()
 
 
 def python_starter(seed):
