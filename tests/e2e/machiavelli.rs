@@ -1,6 +1,7 @@
 //! Machiavelli on the same referee: matches of 2, 4 and 6 bots in three languages that complete
 //! and replay, and a bot that sends only tables the referee must refuse: each refusal is a game
-//! penalty told to that bot with its exact reason, never a fault, and the match ends normally.
+//! penalty told to that bot with its exact reason, never a fault, and the match ends normally;
+//! and the sample bots' own Python and JavaScript tests.
 
 use crate::util::*;
 use serde_json::Value;
@@ -223,4 +224,22 @@ fn every_refused_table_costs_three_cards_and_is_explained_to_its_bot_alone() {
             .iter()
             .all(|e| e["seat"] == 0 && e["count"].as_u64().unwrap() <= 3)
     );
+}
+
+#[test]
+fn the_sample_bots_own_tests_pass() {
+    // Their meld logic against an independent validator, the guide's example found by the
+    // rearranger, and each bot answering protocol lines.
+    let python = std::process::Command::new("python3")
+        .args(["-m", "unittest", "-q", "test_machiavelli"])
+        .current_dir(file("sample-bots/python"))
+        .output()
+        .unwrap();
+    assert!(python.status.success(), "{}", stderr(&python));
+    let node = std::process::Command::new("node")
+        .args(["--test", "machiavelli.test.js"])
+        .current_dir(file("sample-bots/javascript"))
+        .output()
+        .unwrap();
+    assert!(node.status.success(), "{}", stdout(&node));
 }
