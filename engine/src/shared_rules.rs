@@ -1,5 +1,6 @@
-//! Rule code that every game applies the same way: the player-count check at setup, and the
-//! documented default action (a random legal action drawn from the match seed).
+//! Rule code that every game applies the same way: the player-count check at setup, the
+//! documented default action (a random legal action drawn from the match seed), and the redeal
+//! of the hands a seat cannot see, for the twin states of the conformance suite.
 
 use crate::{Game, SetupError, seed};
 
@@ -42,4 +43,31 @@ pub fn seeded_legal_action<G: Game>(game: &G, match_seed: u64, decision: u64) ->
             G::baseline_action(&game.view(turn.seat))
         }
     }
+}
+
+/// Deals the cards of every hand but `seat`'s, and the `hidden` cards no seat sees (a stock, say),
+/// anew among those hands from a stream of `seed`: each hand keeps its size and is sorted by
+/// `sort`. Returns the hidden cards in their new order. What [`Game::resample_hidden`] does for
+/// a card game whose only secrets are the hands (and an unseen pile).
+pub fn redeal_others<C: Copy>(
+    hands: &mut [Vec<C>],
+    seat: usize,
+    hidden: &[C],
+    seed: u64,
+    sort: impl Fn(&mut [C]),
+) -> Vec<C> {
+    use rand::seq::SliceRandom;
+    let others: Vec<usize> = (0..hands.len()).filter(|&s| s != seat).collect();
+    let mut pool: Vec<C> = others
+        .iter()
+        .flat_map(|&s| hands[s].iter().copied())
+        .chain(hidden.iter().copied())
+        .collect();
+    pool.shuffle(&mut seed::rng(seed, "resample", 0));
+    for &s in &others {
+        let rest = pool.split_off(hands[s].len());
+        hands[s] = std::mem::replace(&mut pool, rest);
+        sort(&mut hands[s]);
+    }
+    pool
 }

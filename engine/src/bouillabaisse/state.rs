@@ -11,7 +11,6 @@ use crate::{
 };
 use protocol::bouillabaisse::{Action, Card, Chosen, Event, Played, View};
 use rand::RngExt;
-use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 use std::ops::RangeInclusive;
 
@@ -372,21 +371,8 @@ impl Game for Bouillabaisse {
     /// The other seats' hands are dealt anew among themselves, each keeping its size. The deals
     /// of later manches (chance still to come, drawn from the seed) stay as they are.
     fn resample_hidden(&self, seat: usize, seed: u64) -> Self {
-        let mut rng = seed::rng(seed, "resample", 0);
         let mut twin = self.clone();
-        let others: Vec<usize> = (0..self.players).filter(|&s| s != seat).collect();
-        let mut pool: Vec<Card> = others
-            .iter()
-            .flat_map(|&s| twin.hands[s].iter().copied())
-            .collect();
-        pool.shuffle(&mut rng);
-        let mut rest = pool.as_slice();
-        for &s in &others {
-            let (hand, after) = rest.split_at(twin.hands[s].len());
-            twin.hands[s] = hand.to_vec();
-            super::deck::sort_hand(&mut twin.hands[s]);
-            rest = after;
-        }
+        shared_rules::redeal_others(&mut twin.hands, seat, &[], seed, super::deck::sort_hand);
         twin
     }
 

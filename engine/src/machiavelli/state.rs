@@ -376,21 +376,10 @@ impl Game for Machiavelli {
     /// The other seats' hands and the stock are dealt anew from the cards they hold between
     /// them, each hand keeping its size. The deals of later hands (drawn from the seed) stay.
     fn resample_hidden(&self, seat: usize, seed: u64) -> Self {
-        let mut rng = seed::rng(seed, "resample", 0);
         let mut twin = self.clone();
-        let others: Vec<usize> = (0..self.players).filter(|&s| s != seat).collect();
-        let mut pool: Vec<Card> = others
-            .iter()
-            .flat_map(|&s| twin.hands[s].iter().copied())
-            .chain(twin.stock.iter().copied())
-            .collect();
-        pool.shuffle(&mut rng);
-        for &s in &others {
-            let rest = pool.split_off(twin.hands[s].len());
-            twin.hands[s] = std::mem::replace(&mut pool, rest);
-            twin.hands[s].sort_unstable();
-        }
-        twin.stock = pool;
+        twin.stock = shared_rules::redeal_others(&mut twin.hands, seat, &self.stock, seed, |h| {
+            h.sort_unstable()
+        });
         twin
     }
 
