@@ -153,9 +153,11 @@ def random_position(rng, jokers=False, max_jokers=1, melds=None, hand_size=None)
 
 
 def view(table, hand, players=3):
-    return {"hand_number": 1, "hands": 1, "dealer": 1, "seat": 0, "hand": hand,
-            "table": table, "stock": 40, "hand_sizes": [len(hand)] + [13] * (players - 1),
-            "skip_available": True, "totals": [0] * players}
+    """A turn's view as the engine sends it (docs/protocol-machiavelli.md)."""
+    return {"hand_number": 1, "hands": 1, "dealer": 1, "you": 0, "players": players,
+            "hand": hand, "table": table, "stock": 40,
+            "hand_sizes": [len(hand)] + [13] * (players - 1), "skip_available": True,
+            "totals": [0] * players, "revealed": [[] for _ in range(players)]}
 
 
 def starter_action(table, hand, max_jokers=1, seed=0):
@@ -427,7 +429,7 @@ class JsBot:
         self.write({"type": "hello", "protocol": 1, "game": "machiavelli", "options": {},
                     "limits": {"startup_ms": 10000, "decision_ms": 1000}})
         assert json.loads(self.process.stdout.readline())["type"] == "hello"
-        options = {"jokers": True, "jokers_per_meld": max_jokers}
+        options = {"cards": 13, "hands": 1, "jokers": True, "jokers_per_meld": max_jokers}
         self.write({"type": "match_start", "match_id": "m", "seat": 0, "players": ["a", "b"],
                     "seed": seed, "options": options})
         self.requests = 0
@@ -481,7 +483,7 @@ def play_hand(test, bots, rng, jokers=False, max_jokers=1, cards=13):
     quiet = 0  # turns in a row without a play since the stock ran out
     while quiet < len(bots):
         v = view(table, hands[seat], len(bots))
-        v["seat"], v["stock"] = seat, len(stock)
+        v["you"], v["stock"] = seat, len(stock)
         v["hand_sizes"] = [len(h) for h in hands]
         action = bots[seat](v, max_jokers)
         if "play" in action:
@@ -541,7 +543,8 @@ class GamesTest(unittest.TestCase):
 
 # ----- the protocol, line by line ------------------------------------------------------------
 
-HELLO = {"type": "hello", "protocol": 1, "game": "machiavelli", "options": {},
+OPTIONS = {"cards": 13, "hands": 1, "jokers": False, "jokers_per_meld": 1}
+HELLO = {"type": "hello", "protocol": 1, "game": "machiavelli", "options": OPTIONS,
          "limits": {"startup_ms": 10000, "decision_ms": 1000}}
 
 
@@ -559,7 +562,7 @@ GUIDE_TABLE = [["KC", "KD", "KH"], ["QC", "QD", "QH"], ["JC", "JD", "JH"]]
 
 SESSION = [
     HELLO,
-    match_start({}),
+    match_start({}),  # options left out: the bots assume the defaults
     {"type": "event", "event": {"kind": "hand_start", "hand_number": 1, "dealer": 2, "first": 0}},
     {"type": "event", "event": {"kind": "dealt", "cards": ["AC", "2D", "9S"]}},
     {"type": "event", "event": {"kind": "some_new_kind"}},
@@ -569,7 +572,7 @@ SESSION = [
     request(1, [], ["2D", "3D", "4D", "9S"]),
     request(2, [], ["2D", "9S"]),
     {"type": "match_end", "match_id": "match-1", "scores": [0, 10, 20], "ranks": [1, 2, 3]},
-    match_start({"jokers": True, "jokers_per_meld": 2}),
+    match_start(dict(OPTIONS, jokers=True, jokers_per_meld=2)),
     request(0, [["5H", "6H", "JK"]], ["7H", "JK"]),
     {"type": "match_end", "match_id": "match-1", "scores": [0, 10, 20], "ranks": [1, 2, 3]},
     {"type": "goodbye"},
@@ -624,7 +627,8 @@ class ProtocolTest(unittest.TestCase):
     def test_the_bots_exit_at_the_end_of_input_without_goodbye(self):
         for script in ("machiavelli_random.py", "machiavelli_rearranger.py"):
             replies, code = converse([sys.executable, os.path.join(HERE, script)],
-                                     [HELLO, match_start({}), request(0, [], ["AC", "2C", "3C"])])
+                                     [HELLO, match_start(OPTIONS),
+                                      request(0, [], ["AC", "2C", "3C"])])
             self.assertEqual(code, 0)
             self.assertEqual(len(replies), 2)
 
