@@ -465,6 +465,13 @@ def part(seed, melds):
     return sorted(chosen)
 
 
+def joker_pairs(cards, max_jokers):
+    """(points, a, b) for each two cards a and b that make a meld with a joker, dearest first."""
+    cards = sorted(set(cards))
+    return sorted(((points(a) + points(b), a, b) for i, a in enumerate(cards)
+                   for b in cards[i + 1:] if is_meld([a, b, JOKER], max_jokers)), reverse=True)
+
+
 def improve(table, hand, max_jokers, deadline):
     """The new table found before `deadline` that sheds the most points: (points, table), or
     None if none sheds a card."""
@@ -503,6 +510,9 @@ def improve(table, hand, max_jokers, deadline):
                 continue
             if result is not None:
                 found.append((result[0], indexes, result[1]))
+        if JOKER in hand:  # and the melds of a hand joker with two hand cards
+            found += [(value + JOKER_POINTS, [], [[a, b, JOKER]])
+                      for value, a, b in joker_pairs(naturals, max_jokers)]
         # Play the best result, and every other that touches neither its melds nor its cards.
         found.sort(key=lambda f: f[0], reverse=True)
         used_melds, left, new_melds = set(), list(hand), []
@@ -530,18 +540,17 @@ def improve(table, hand, max_jokers, deadline):
                 meld.append(card)
                 hand.remove(card)
                 shed += points(card)
+    # The hand's jokers: each in a meld with two hand cards, the dearest pairs first, else
+    # into any meld that takes it.
     jokers = hand.count(JOKER)
-    placed = add_jokers(table, jokers, max_jokers)  # the hand's jokers, where they fit
-    for a in sorted(set(hand) - {JOKER}, key=points, reverse=True):
-        for b in sorted(set(hand) - {JOKER, a}, key=points, reverse=True):
-            # Still a joker in hand: make a meld of it and two hand cards.
-            if placed < jokers and a in hand and b in hand and is_meld([a, b, JOKER], max_jokers):
-                table.append([a, b, JOKER])
-                hand.remove(a)
-                hand.remove(b)
-                shed += points(a) + points(b)
-                placed += 1
-    shed += placed * JOKER_POINTS
+    for value, a, b in joker_pairs(naturals, max_jokers) if jokers else ():
+        if jokers and a in hand and b in hand:
+            table.append([a, b, JOKER])
+            for card in (a, b, JOKER):
+                hand.remove(card)
+            shed += value + JOKER_POINTS
+            jokers -= 1
+    shed += add_jokers(table, jokers, max_jokers) * JOKER_POINTS
     return (shed, table) if shed else None
 
 

@@ -319,6 +319,30 @@ class RearrangerTest(unittest.TestCase):
         for meld in table[3:]:  # the melds away from the clubs stay as they were
             self.assertIn(sorted(meld), melds)
 
+    def test_a_hand_joker_on_a_big_table(self):
+        table = [["2S", "3S", "4S", "5S"], ["5C", "6C", "7C"], ["8D", "8H", "8S"],
+                 ["4H", "5H", "6H"], ["9S", "10S", "JS"], ["2D", "3D", "4D", "5D", "6D"],
+                 ["KH", "KD", "KC"], ["QH", "QD", "QC"], ["5H", "JK", "7H"]]
+        self.assertGreater(sum(map(len, table)), rearranger.FULL_CARDS)
+        for hand, shed in [(["JK", "9D"], 25), (["JK", "2C", "2H"], 29), (["7D", "7S", "JK"], 39)]:
+            action = rearranger_action(table, hand)
+            self.assertIsNone(play_error(table, hand, action["play"], 1), hand)
+            new = collections.Counter(c for meld in action["play"] for c in meld)
+            old = collections.Counter(c for meld in table for c in meld)
+            self.assertEqual(sum(points(c) for c in (new - old).elements()), shed, hand)
+
+    def test_the_time_budget_holds_on_a_heavy_position(self):
+        rng = random.Random(4)
+        deck = DECK * 2 + ["JK"] * 4
+        rng.shuffle(deck)
+        hand = sorted(deck[:40])  # a long hand with jokers: the slowest kind of search
+        for time_left_ms in (30, 300):
+            started = time.monotonic()
+            action = rearranger_action([], hand, 2, time_left_ms)
+            elapsed_ms = 1000 * (time.monotonic() - started)
+            self.assertLess(elapsed_ms, time_left_ms / 3 + 50)
+            self.assertIsNone(play_error([], hand, action["play"], 2))
+
     def test_the_guides_nine_of_spades_with_two_queens(self):
         table = [["10H", "10D", "10S"], ["JH", "JD", "JS"], ["QH", "QD", "QC"]]
         hand = ["9S", "QD", "QS", "5C"]
