@@ -69,9 +69,11 @@ function playError(old, hand, table, maxJokers) {
   return bad ? `not a meld: ${bad}` : null;
 }
 
+// A turn's view as the engine sends it (docs/protocol-machiavelli.md).
 function view(table, hand) {
-  return { hand_number: 1, hands: 1, dealer: 1, seat: 0, hand, table, stock: 40,
-           hand_sizes: [hand.length, 13, 13], skip_available: true, totals: [0, 0, 0] };
+  return { hand_number: 1, hands: 1, dealer: 1, you: 0, players: 3, hand, table, stock: 40,
+           hand_sizes: [hand.length, 13, 13], skip_available: true, totals: [0, 0, 0],
+           revealed: [[], [], []] };
 }
 
 // Runs the bot over the messages; returns its replies, parsed. A seed 0 is written as a seed
@@ -84,7 +86,8 @@ function converse(messages) {
   return done.stdout.trim().split("\n").map((line) => JSON.parse(line));
 }
 
-const HELLO = { type: "hello", protocol: 1, game: "machiavelli", options: {},
+const OPTIONS = { cards: 13, hands: 1, jokers: false, jokers_per_meld: 1 };
+const HELLO = { type: "hello", protocol: 1, game: "machiavelli", options: OPTIONS,
                 limits: { startup_ms: 10000, decision_ms: 1000 } };
 
 function matchStart(options) {
@@ -109,7 +112,7 @@ test("the validator knows the design's cases", () => {
 test("hello, a match, events, an error, unknown messages, goodbye", () => {
   const lines = [
     HELLO,
-    matchStart({}),
+    matchStart(OPTIONS),
     { type: "event", event: { kind: "hand_start", hand_number: 1, dealer: 2, first: 0 } },
     { type: "event", event: { kind: "some_new_kind" } },
     { type: "request", id: 0, phase: "turn",
@@ -164,7 +167,7 @@ test("every table sent is a valid play, in random positions", () => {
       if (fits) requests.push({ type: "request", id, phase: "turn", view: view(table, hand),
                                 time_left_ms: 1000 });
     }
-    const replies = converse([HELLO, matchStart({ jokers, jokers_per_meld: maxJokers }),
+    const replies = converse([HELLO, matchStart({ ...OPTIONS, jokers, jokers_per_meld: maxJokers }),
                               ...requests, { type: "goodbye" }]);
     assert.strictEqual(replies.length, requests.length + 1);
     let plays = 0;

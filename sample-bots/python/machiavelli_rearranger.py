@@ -289,7 +289,7 @@ def search(table, hand, max_jokers, deadline):
             caps = tuple(min(2, sum(counts[rank][other])) for other in range(s + 1, 4))
             following = {}
             for n, (state, (score, _, _)) in enumerate(states.items()):
-                if n % 512 == 0 and time.monotonic() > deadline:
+                if n % 64 == 0 and time.monotonic() > deadline:
                     raise Timeout
                 slots, kept, used, left = state
                 if position == 14:  # the aces kept back at position 1
@@ -422,38 +422,54 @@ def add_jokers(melds, count, max_jokers):
 # Of the parts' results, those that share no meld and no hand card are all played, the best
 # first; then the search starts again on the new table, while the time lasts. Jokers multiply
 # the states of the search, so there the melds that hold one stay as they are (hand cards may
-# still be added to them), and the hand's jokers go into any meld that takes them at the end.
+# still be added to them), and the hand's jokers go, at the end, into any meld that takes them
+# or else into a meld with two hand cards. (A small table is searched whole, jokers included.)
 
 FULL_CARDS = 24  # a table this small is searched whole first (exactly)
 PART_CARDS = 30  # the most table cards in a part
 
 
-def values(card):
-    """(rank, suit) of a natural card, and the ace once more as rank 14 (Q-K-A)."""
+def neighbourhood(cards):
+    """What the natural cards among `cards` are near: a card is near one of them if it has
+    its rank, or its suit and a rank at most two away (the ace counting as 1 and as 14)."""
+    ranks, spots = set(), set()
+    for card in cards:
+        if card != JOKER:
+            rank, suit = parse(card)
+            ranks.add(rank)
+            for value in (1, 14) if rank == 1 else (rank,):
+                spots.update((suit, value + d) for d in range(-2, 3))
+    return ranks, spots
+
+
+def is_near(card, around):
+    """Whether the natural card `card` is near the cards of `around` (a neighbourhood)."""
+    ranks, spots = around
     rank, suit = parse(card)
-    return [(rank, suit), (14, suit)] if rank == 1 else [(rank, suit)]
-
-
-def near(a, b):
-    """Whether two natural cards could be in one meld: same rank, or same suit and close."""
-    return any(ra == rb or sa == sb and abs(ra - rb) <= 2
-               for ra, sa in values(a) for rb, sb in values(b))
+    return rank in ranks or (suit, rank) in spots or rank == 1 and (suit, 14) in spots
 
 
 def part(seed, melds):
     """The indexes of the melds of the part of the table around the hand card `seed`: those
     with a card near it, then those near them, the smallest first, none with a joker."""
     chosen, size = [], 0
-    cards = [seed]
+    around = neighbourhood([seed])
     for _ in range(2):
         nearby = [i for i, meld in enumerate(melds) if i not in chosen and JOKER not in meld
-                  and any(near(c, other) for c in meld for other in cards)]
+                  and any(is_near(c, around) for c in meld)]
         for i in sorted(nearby, key=lambda i: len(melds[i])):
             if size + len(melds[i]) <= PART_CARDS:
                 chosen.append(i)
                 size += len(melds[i])
-        cards = [c for i in chosen for c in melds[i]]
+        around = neighbourhood(c for i in chosen for c in melds[i])
     return sorted(chosen)
+
+
+def joker_pairs(cards, max_jokers):
+    """(points, a, b) for each two cards a and b that make a meld with a joker, dearest first."""
+    cards = sorted(set(cards))
+    return sorted(((points(a) + points(b), a, b) for i, a in enumerate(cards)
+                   for b in cards[i + 1:] if is_meld([a, b, JOKER], max_jokers)), reverse=True)
 
 
 def improve(table, hand, max_jokers, deadline):
@@ -468,28 +484,35 @@ def improve(table, hand, max_jokers, deadline):
         except Timeout:
             pass
     hand = list(hand)
-    naturals = sorted(set(hand) - {JOKER}, key=points, reverse=True)
+    naturals = [c for c in hand if c != JOKER]
     shed = 0
     while time.monotonic() < deadline:
-        found = []
         parts = [[]]  # melds of the hand alone first, then the parts around each hand card
-        for seed in naturals:
+        for seed in sorted(set(naturals), key=points, reverse=True):
             indexes = part(seed, table)
             if indexes not in parts:
                 parts.append(indexes)
-        for indexes in parts:
+        found = []
+        for k, indexes in enumerate(parts):
             cards = [c for i in indexes for c in table[i]]
-            mine = hand
+            mine = naturals
             if indexes:  # the hand cards near the part, and those near them
                 for _ in range(2):
-                    mine = [c for c in hand if c != JOKER and any(
-                        near(c, other) for other in cards + mine if other != JOKER)]
+                    around = neighbourhood(cards + mine)
+                    mine = [c for c in naturals if is_near(c, around)]
+            # Each part may take twice its share of the time left, so that one slow part
+            # leaves time for the others.
+            now = time.monotonic()
             try:
-                result = search(cards, mine, max_jokers, deadline)
+                result = search(cards, mine, max_jokers,
+                                min(deadline, now + 2 * (deadline - now) / (len(parts) - k)))
             except Timeout:
-                break
+                continue
             if result is not None:
                 found.append((result[0], indexes, result[1]))
+        if JOKER in hand:  # and the melds of a hand joker with two hand cards
+            found += [(value + JOKER_POINTS, [], [[a, b, JOKER]])
+                      for value, a, b in joker_pairs(naturals, max_jokers)]
         # Play the best result, and every other that touches neither its melds nor its cards.
         found.sort(key=lambda f: f[0], reverse=True)
         used_melds, left, new_melds = set(), list(hand), []
@@ -510,14 +533,24 @@ def improve(table, hand, max_jokers, deadline):
             break
         table = [meld for i, meld in enumerate(table) if i not in used_melds] + new_melds
         hand = left
-        naturals = sorted(set(hand) - {JOKER}, key=points, reverse=True)
-    for card in naturals:  # hand cards that a meld with a joker takes as they are
-        for meld in table:
+        naturals = [c for c in hand if c != JOKER]
+    for card in sorted(set(naturals), key=points, reverse=True):
+        for meld in table:  # hand cards that a meld with a joker takes as they are
             if card in hand and JOKER in meld and is_meld(meld + [card], max_jokers):
                 meld.append(card)
                 hand.remove(card)
                 shed += points(card)
-    shed += add_jokers(table, hand.count(JOKER), max_jokers) * JOKER_POINTS
+    # The hand's jokers: each in a meld with two hand cards, the dearest pairs first, else
+    # into any meld that takes it.
+    jokers = hand.count(JOKER)
+    for value, a, b in joker_pairs(naturals, max_jokers) if jokers else ():
+        if jokers and a in hand and b in hand:
+            table.append([a, b, JOKER])
+            for card in (a, b, JOKER):
+                hand.remove(card)
+            shed += value + JOKER_POINTS
+            jokers -= 1
+    shed += add_jokers(table, jokers, max_jokers) * JOKER_POINTS
     return (shed, table) if shed else None
 
 

@@ -153,20 +153,30 @@ def random_position(rng, jokers=False, max_jokers=1, melds=None, hand_size=None)
 
 
 def view(table, hand, players=3):
-    return {"hand_number": 1, "hands": 1, "dealer": 1, "seat": 0, "hand": hand,
-            "table": table, "stock": 40, "hand_sizes": [len(hand)] + [13] * (players - 1),
-            "skip_available": True, "totals": [0] * players}
+    """A turn's view as the engine sends it (docs/protocol-machiavelli.md)."""
+    return {"hand_number": 1, "hands": 1, "dealer": 1, "you": 0, "players": players,
+            "hand": hand, "table": table, "stock": 40,
+            "hand_sizes": [len(hand)] + [13] * (players - 1), "skip_available": True,
+            "totals": [0] * players, "revealed": [[] for _ in range(players)]}
 
 
 def starter_action(table, hand, max_jokers=1, seed=0):
     return starter.choose(random.Random(seed), {"view": view(table, hand)}, max_jokers)
 
 
-def rearranger_action(table, hand, max_jokers=1, time_left_ms=1000):
+def rearranger_action(table, hand, max_jokers=1, time_left_ms=None):
+    """The rearranger's action; without a time limit, with all the time it wants (so that a busy
+    machine cannot cut its search short and change what a test expects)."""
     bot = rearranger.Rearranger()
     bot.max_jokers = max_jokers
-    request = {"view": view(table, hand), "time_left_ms": time_left_ms}
-    return bot.decide(request, time.monotonic())
+    unlimited = time_left_ms is None
+    request = {"view": view(table, hand), "time_left_ms": 60000 if unlimited else time_left_ms}
+    budget = rearranger.BUDGET_MS
+    rearranger.BUDGET_MS = 20000 if unlimited else budget
+    try:
+        return bot.decide(request, time.monotonic())
+    finally:
+        rearranger.BUDGET_MS = budget
 
 
 # ----- the tests -----------------------------------------------------------------------------
@@ -317,6 +327,35 @@ class RearrangerTest(unittest.TestCase):
         for meld in table[3:]:  # the melds away from the clubs stay as they were
             self.assertIn(sorted(meld), melds)
 
+    def test_a_hand_joker_on_a_big_table(self):
+        table = [["2S", "3S", "4S", "5S"], ["5C", "6C", "7C"], ["8D", "8H", "8S"],
+                 ["4H", "5H", "6H"], ["9S", "10S", "JS"], ["2D", "3D", "4D", "5D", "6D"],
+                 ["KH", "KD", "KC"], ["QH", "QD", "QC"], ["5H", "JK", "7H"]]
+        self.assertGreater(sum(map(len, table)), rearranger.FULL_CARDS)
+        for hand, shed in [(["JK", "9D"], 25), (["JK", "2C", "2H"], 29), (["7D", "7S", "JK"], 39)]:
+            action = rearranger_action(table, hand)
+            self.assertIsNone(play_error(table, hand, action["play"], 1), hand)
+            new = collections.Counter(c for meld in action["play"] for c in meld)
+            old = collections.Counter(c for meld in table for c in meld)
+            self.assertEqual(sum(points(c) for c in (new - old).elements()), shed, hand)
+
+    def test_the_time_budget_holds_on_a_heavy_position(self):
+        rng = random.Random(4)
+        deck = DECK * 2 + ["JK"] * 4
+        rng.shuffle(deck)
+        hand = sorted(deck[:40])  # a long hand with jokers: the slowest kind of search
+        started = time.process_time()
+        rearranger.search([], hand, 2, time.monotonic() + 60)
+        uncut_ms = 1000 * (time.process_time() - started)  # about 500 ms
+        for time_left_ms in (30, 300):
+            # The processor time the decision takes (the clock's time may be longer on a busy
+            # machine, but the bot's deadline is by the clock: it takes less processor time).
+            started = time.process_time()
+            action = rearranger_action([], hand, 2, time_left_ms)
+            elapsed_ms = 1000 * (time.process_time() - started)
+            self.assertLess(elapsed_ms, min(uncut_ms / 2, time_left_ms / 3 + 50))
+            self.assertIsNone(play_error([], hand, action["play"], 2))
+
     def test_the_guides_nine_of_spades_with_two_queens(self):
         table = [["10H", "10D", "10S"], ["JH", "JD", "JS"], ["QH", "QD", "QC"]]
         hand = ["9S", "QD", "QS", "5C"]
@@ -427,7 +466,7 @@ class JsBot:
         self.write({"type": "hello", "protocol": 1, "game": "machiavelli", "options": {},
                     "limits": {"startup_ms": 10000, "decision_ms": 1000}})
         assert json.loads(self.process.stdout.readline())["type"] == "hello"
-        options = {"jokers": True, "jokers_per_meld": max_jokers}
+        options = {"cards": 13, "hands": 1, "jokers": True, "jokers_per_meld": max_jokers}
         self.write({"type": "match_start", "match_id": "m", "seat": 0, "players": ["a", "b"],
                     "seed": seed, "options": options})
         self.requests = 0
@@ -461,9 +500,9 @@ def python_rearranger(times):
 
     def decide(view, max_jokers):
         bot.max_jokers = max_jokers
-        started = time.monotonic()
+        started, processor = time.monotonic(), time.process_time()
         action = bot.decide({"view": view, "time_left_ms": 1000}, started)
-        times.append(time.monotonic() - started)
+        times.append(time.process_time() - processor)  # not the clock: the machine may be busy
         return action
 
     return decide
@@ -481,7 +520,7 @@ def play_hand(test, bots, rng, jokers=False, max_jokers=1, cards=13):
     quiet = 0  # turns in a row without a play since the stock ran out
     while quiet < len(bots):
         v = view(table, hands[seat], len(bots))
-        v["seat"], v["stock"] = seat, len(stock)
+        v["you"], v["stock"] = seat, len(stock)
         v["hand_sizes"] = [len(h) for h in hands]
         action = bots[seat](v, max_jokers)
         if "play" in action:
@@ -541,7 +580,8 @@ class GamesTest(unittest.TestCase):
 
 # ----- the protocol, line by line ------------------------------------------------------------
 
-HELLO = {"type": "hello", "protocol": 1, "game": "machiavelli", "options": {},
+OPTIONS = {"cards": 13, "hands": 1, "jokers": False, "jokers_per_meld": 1}
+HELLO = {"type": "hello", "protocol": 1, "game": "machiavelli", "options": OPTIONS,
          "limits": {"startup_ms": 10000, "decision_ms": 1000}}
 
 
@@ -559,7 +599,7 @@ GUIDE_TABLE = [["KC", "KD", "KH"], ["QC", "QD", "QH"], ["JC", "JD", "JH"]]
 
 SESSION = [
     HELLO,
-    match_start({}),
+    match_start({}),  # options left out: the bots assume the defaults
     {"type": "event", "event": {"kind": "hand_start", "hand_number": 1, "dealer": 2, "first": 0}},
     {"type": "event", "event": {"kind": "dealt", "cards": ["AC", "2D", "9S"]}},
     {"type": "event", "event": {"kind": "some_new_kind"}},
@@ -569,7 +609,7 @@ SESSION = [
     request(1, [], ["2D", "3D", "4D", "9S"]),
     request(2, [], ["2D", "9S"]),
     {"type": "match_end", "match_id": "match-1", "scores": [0, 10, 20], "ranks": [1, 2, 3]},
-    match_start({"jokers": True, "jokers_per_meld": 2}),
+    match_start(dict(OPTIONS, jokers=True, jokers_per_meld=2)),
     request(0, [["5H", "6H", "JK"]], ["7H", "JK"]),
     {"type": "match_end", "match_id": "match-1", "scores": [0, 10, 20], "ranks": [1, 2, 3]},
     {"type": "goodbye"},
@@ -624,7 +664,8 @@ class ProtocolTest(unittest.TestCase):
     def test_the_bots_exit_at_the_end_of_input_without_goodbye(self):
         for script in ("machiavelli_random.py", "machiavelli_rearranger.py"):
             replies, code = converse([sys.executable, os.path.join(HERE, script)],
-                                     [HELLO, match_start({}), request(0, [], ["AC", "2C", "3C"])])
+                                     [HELLO, match_start(OPTIONS),
+                                      request(0, [], ["AC", "2C", "3C"])])
             self.assertEqual(code, 0)
             self.assertEqual(len(replies), 2)
 
