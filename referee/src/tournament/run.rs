@@ -252,27 +252,26 @@ async fn play<G: Game>(
 ) -> Result<bool, TournamentError> {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<MatchResult>();
     let pool = run_pool(settings, scheduled, tx);
-    let coordinator = async {
-        while let Some(result) = rx.recv().await {
-            written(&result)?;
-        }
-        Ok::<(), TournamentError>(())
-    };
-    tokio::pin!(pool, coordinator, interrupt);
+    tokio::pin!(pool, interrupt);
     let mut pool_done = None;
-    // The coordinator ends when the pool has sent its last result (the pool's sender is then
-    // dropped), or at its first failure, which stops the pool as it is dropped.
     loop {
         tokio::select! {
-            finished = &mut pool, if pool_done.is_none() => pool_done = Some(finished),
-            coordinated = &mut coordinator => {
-                coordinated?;
-                if let Some(Err(e)) = pool_done {
-                    return Err(e.into());
-                }
-                return Ok(true);
-            }
+            // The interrupt first, and one result at a time: an interrupt is seen before the
+            // next result is written, however far ahead the pool is.
+            biased;
             () = &mut interrupt => return Ok(false),
+            received = rx.recv() => match received {
+                Some(result) => written(&result)?,
+                // The pool has sent its last result: every worker is done (its sender dropped).
+                None => break,
+            },
+            finished = &mut pool, if pool_done.is_none() => pool_done = Some(finished),
         }
     }
+    // A failure of `written` returned above, dropping the pool and so stopping every bot.
+    match pool_done {
+        Some(finished) => finished?,
+        None => pool.await?,
+    }
+    Ok(true)
 }
