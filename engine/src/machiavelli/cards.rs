@@ -7,6 +7,19 @@ pub use protocol::machiavelli::{ACE, Card, DISTINCT_CARDS, KING, Suit};
 /// How many copies of each card a collection holds, indexed by [`Card::index`].
 pub type Counts = [u32; DISTINCT_CARDS];
 
+/// The ace when it ends a run Q-K-A: rank 14 in run arithmetic (below 2 it is [`ACE`], 1).
+pub const HIGH_ACE: u8 = 14;
+
+/// The card of run rank `rank` (1 to [`HIGH_ACE`]) in `suit`.
+pub fn run_card(rank: u8, suit: Suit) -> Card {
+    Card::new(if rank == HIGH_ACE { ACE } else { rank }, suit)
+}
+
+/// The card of counting index `i` (below [`DISTINCT_CARDS`]).
+pub fn card_of_index(i: usize) -> Card {
+    Card::from_index(i).expect("an index below DISTINCT_CARDS")
+}
+
 /// The jokers added when the `jokers` option is on.
 pub const JOKERS: usize = 4;
 
@@ -52,9 +65,6 @@ pub fn cards_of(counts: &Counts) -> Vec<Card> {
     counts
         .iter()
         .enumerate()
-        .flat_map(|(i, &n)| {
-            let card = Card::from_index(i).expect("an index below DISTINCT_CARDS");
-            std::iter::repeat_n(card, n as usize)
-        })
+        .flat_map(|(i, &n)| std::iter::repeat_n(card_of_index(i), n as usize))
         .collect()
 }

@@ -6,7 +6,7 @@
 //! twice. A meld with jokers is valid if some assignment of its jokers makes it one of these; a
 //! meld of jokers only is not valid.
 
-use super::cards::{ACE, Card, KING, Suit};
+use super::cards::{ACE, Card, HIGH_ACE, KING, Suit, run_card};
 use std::fmt;
 
 /// Why a meld is not valid. Its [`Display`](fmt::Display) is the end of the refusal message,
@@ -77,9 +77,6 @@ impl fmt::Display for MeldFault {
         }
     }
 }
-
-/// The ace when it ends a run Q-K-A: rank 14 in run arithmetic.
-const HIGH_ACE: u8 = 14;
 
 /// Checks one meld and returns its canonical order: a set's cards by suit with its jokers last;
 /// a run's by rank (the ace last when it is high), each joker in the place it stands for. Where
@@ -204,11 +201,6 @@ fn check_run(cards: &[Card], jokers: usize, suit: Suit) -> Result<Vec<Card>, Mel
     Err(first_hole(closest, jokers, suit))
 }
 
-/// The card of run rank `rank` (14 is the ace).
-fn card_at(rank: u8, suit: Suit) -> Card {
-    Card::new(if rank == HIGH_ACE { ACE } else { rank }, suit)
-}
-
 /// The run in order: jokers in the holes, then the jokers left over above the highest card (as
 /// far as the placement allows), then below the lowest.
 fn lay_run(p: Placement, jokers: usize, suit: Suit) -> Vec<Card> {
@@ -219,7 +211,7 @@ fn lay_run(p: Placement, jokers: usize, suit: Suit) -> Vec<Card> {
     (bottom..=top)
         .map(|r| {
             if p.ranks & (1 << r) != 0 {
-                card_at(r, suit)
+                run_card(r, suit)
             } else {
                 Card::JOKER
             }
@@ -256,9 +248,9 @@ fn first_hole(p: Placement, mut jokers: usize, suit: Suit) -> MeldFault {
                 .find(|a| p.ranks & (1 << a) != 0)
                 .expect("the highest rank is taken");
             return MeldFault::Missing {
-                card: card_at(r, suit),
-                below: card_at(below, suit),
-                above: card_at(above, suit),
+                card: run_card(r, suit),
+                below: run_card(below, suit),
+                above: run_card(above, suit),
             };
         }
     }

@@ -2,17 +2,16 @@
 //! hand cards attached to the melds on the table, and a bounded depth-first rearrangement of the
 //! whole table with cards of the hand. Every table it returns has been checked meld by meld.
 
-use super::cards::{Card, Counts, DISTINCT_CARDS, KING, Suit, points};
+use super::cards::{
+    Card, Counts, DISTINCT_CARDS, HIGH_ACE, KING, Suit, card_of_index, points, run_card,
+};
 use super::meld::check_meld;
 
 const JOKER: usize = Card::JOKER.index();
-/// A high ace in run arithmetic.
-const HIGH_ACE: u8 = 14;
 
 /// The card of run rank `rank` (1 to 14, 14 the ace) in suit number `suit`.
 fn card_at(rank: u8, suit: usize) -> Card {
-    let rank = if rank == HIGH_ACE { 1 } else { rank };
-    Card::new(rank, Suit::ALL[suit])
+    run_card(rank, Suit::ALL[suit])
 }
 
 fn take(counts: &mut Counts, meld: &[Card]) {
@@ -102,11 +101,11 @@ pub fn hand_melds(hand: &mut Counts, limit: usize) -> Vec<Vec<Card>> {
 pub fn attach(melds: &mut [Vec<Card>], hand: &mut Counts, limit: usize) -> i64 {
     let mut shed = 0;
     let mut order: Vec<usize> = (0..DISTINCT_CARDS).collect();
-    order.sort_by_key(|&i| -points(Card::from_index(i).expect("a card index")));
+    order.sort_by_key(|&i| -points(card_of_index(i)));
     loop {
         let mut attached = false;
         for &i in &order {
-            let card = Card::from_index(i).expect("a card index");
+            let card = card_of_index(i);
             for meld in melds.iter_mut() {
                 if hand[i] == 0 {
                     break;
@@ -175,7 +174,7 @@ impl Rearrange {
             shed: floor,
         });
         let hand_total: i64 = (0..DISTINCT_CARDS)
-            .map(|i| i64::from(hand[i]) * points(Card::from_index(i).expect("a card index")))
+            .map(|i| i64::from(hand[i]) * points(card_of_index(i)))
             .sum();
         self.dfs(*table, *hand, &mut Vec::new(), 0, hand_total);
         self.best.filter(|f| f.shed > floor)
@@ -197,7 +196,7 @@ impl Rearrange {
             self.leaf(table, hand, melds, shed);
             return;
         };
-        let card = Card::from_index(lowest).expect("a card index");
+        let card = card_of_index(lowest);
         let mut candidates = self.candidates(card, &table, &hand);
         candidates.sort_by_key(|(meld, laid)| (-laid, -(meld.len() as i64)));
         candidates.truncate(self.width);

@@ -10,7 +10,7 @@
 //! Everything is counted in fixed arrays indexed by card: the cost is linear in the cards
 //! submitted, with no search beyond the joker placement of one meld.
 
-use super::cards::{Card, Counts, DISTINCT_CARDS, cards_of, counts};
+use super::cards::{Card, Counts, DISTINCT_CARDS, card_of_index, cards_of, counts};
 use super::meld::check_meld;
 
 /// A play that holds: the new table and what left the hand.
@@ -42,14 +42,14 @@ pub fn check_table(
     if let Some(i) = (0..DISTINCT_CARDS).find(|&i| new[i] < old[i]) {
         return Err(format!(
             "{} was on the table and is missing from your table",
-            card(i)
+            card_of_index(i)
         ));
     }
     let mut from_hand: Counts = [0; DISTINCT_CARDS];
     for i in 0..DISTINCT_CARDS {
         from_hand[i] = new[i] - old[i];
         if from_hand[i] > held[i] {
-            return Err(not_in_hand(card(i), held[i]));
+            return Err(not_in_hand(card_of_index(i), held[i]));
         }
     }
     if from_hand.iter().all(|&n| n == 0) {
@@ -70,11 +70,6 @@ pub fn check_table(
         table,
         from_hand: cards_of(&from_hand),
     })
-}
-
-/// The card of index `i`.
-fn card(i: usize) -> Card {
-    Card::from_index(i).expect("an index below DISTINCT_CARDS")
 }
 
 /// Every string read as a card, or the message naming the first that is not one.
