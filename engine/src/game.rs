@@ -176,6 +176,15 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
         events: &mut Vec<Addressed<Self::Event>>,
     ) -> Result<(), Illegal>;
 
+    /// The message of `event` when it tells a seat that the rules refused the action it just
+    /// sent and charged the game's own penalty instead (a play that does not hold, in a rummy):
+    /// a move of the game, not a fault. `None` for any other event, and for every event of a
+    /// game whose legal actions are always played (the default). Tools that know no game
+    /// (`referee check`) count these refusals with it.
+    fn refusal(_event: &Self::Event) -> Option<&str> {
+        None
+    }
+
     /// The JSON shape of an action in the current phase, for messages to bot authors
     /// (e.g. `{"table": T}`).
     fn action_shape(&self) -> &'static str;

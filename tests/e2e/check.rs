@@ -67,6 +67,65 @@ fn every_bouillabaisse_sample_bot_passes() {
     }
 }
 
+/// Machiavelli lists no legal actions: its check counts the plays the rules refused (a penalty
+/// of the game, not a fault) and names the first. The sample bots have none refused; the test
+/// bot that sends only refused tables passes the protocol's items, each of its answers counted
+/// as refused and the first told whole below the table.
+#[test]
+fn every_machiavelli_sample_bot_passes_and_refused_plays_are_counted() {
+    let bots = [
+        format!(
+            "python3 {}",
+            file("sample-bots/python/machiavelli_random.py")
+        ),
+        format!(
+            "python3 {}",
+            file("sample-bots/python/machiavelli_rearranger.py")
+        ),
+        bin("machiavelli-heuristic").display().to_string(),
+        format!(
+            "node {}",
+            file("sample-bots/javascript/machiavelli_random.js")
+        ),
+    ];
+    for bot in &bots {
+        let out = check_game("machiavelli", &["--format", "json"], bot);
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(0), "{bot}: {report:#}");
+        let legal = item(&report, "legal_actions");
+        assert_eq!(legal["verdict"], "pass", "{bot}: {legal:#}");
+        let detail = legal["detail"].as_str().unwrap();
+        assert!(
+            detail.ends_with("answers, none refused by the rules (machiavelli lists no actions)"),
+            "{bot}: {detail}"
+        );
+    }
+    let invalid = format!("python3 {}", file("tests/bots/machiavelli_invalid.py"));
+    let out = check_game("machiavelli", &["--format", "json"], &invalid);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{report:#}");
+    let answers = report["decision_times"]["decisions"].as_u64().unwrap();
+    let detail = item(&report, "legal_actions")["detail"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Its first play is the table with a meld of its first card alone added.
+    let first = format!(
+        "{answers} answers, {answers} refused by the rules with machiavelli's penalty; the first, at request 0 (turn, match 1): meld "
+    );
+    assert!(detail.starts_with(&first), "{detail}");
+    assert!(
+        detail.ends_with(") has one card; a meld needs three"),
+        "{detail}"
+    );
+    let out = check_game("machiavelli", &[], &invalid);
+    let text = stdout(&out);
+    assert!(
+        text.contains(&format!("\nlegal_actions: ok — answers with legal actions of the phase's shape\n  detail:   {detail}\n")),
+        "{text}"
+    );
+}
+
 fn item<'a>(report: &'a Value, name: &str) -> &'a Value {
     report["items"]
         .as_array()

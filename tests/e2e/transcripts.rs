@@ -30,8 +30,11 @@ struct Transcript {
     seed: &'static str,
     /// The bot recorded in seat 0 (named `spy`), relative to the workspace root; run by `python3`.
     bot: &'static str,
-    /// The other seats: built-in bots (`NAME=` optional, as on the command line).
+    /// The other seats, as on the command line: built-in bots (`NAME=` optional) or
+    /// `NAME=COMMAND` with paths relative to the workspace root.
     others: &'static [&'static str],
+    /// The options set, `KEY=VALUE` each, as `--option` takes them.
+    options: &'static [&'static str],
 }
 
 const VABANQUE: Transcript = Transcript {
@@ -40,6 +43,7 @@ const VABANQUE: Transcript = Transcript {
     seed: "8",
     bot: "sample-bots/python/vabanque_random.py",
     others: &["r1=builtin:random", "r2=builtin:random"],
+    options: &[],
 };
 
 const BOUILLABAISSE: Transcript = Transcript {
@@ -48,6 +52,19 @@ const BOUILLABAISSE: Transcript = Transcript {
     seed: "8",
     bot: "sample-bots/python/bouillabaisse_random.py",
     others: &["builtin:random", "builtin:heuristic"],
+    options: &[],
+};
+
+const MACHIAVELLI: Transcript = Transcript {
+    fixture: "tests/fixtures/transcripts/machiavelli.txt",
+    game: "machiavelli",
+    seed: "8",
+    bot: "sample-bots/python/machiavelli_random.py",
+    others: &[
+        "builtin:heuristic",
+        "invalid=python3 tests/bots/machiavelli_invalid.py",
+    ],
+    options: &["jokers=true", "hands=2"],
 };
 
 impl Transcript {
@@ -57,8 +74,15 @@ impl Transcript {
             "referee match --game {} --seed {} --bot \"spy=python3 {}\"",
             self.game, self.seed, self.bot
         );
+        for option in self.options {
+            command.push_str(&format!(" --option {option}"));
+        }
         for other in self.others {
-            command.push_str(&format!(" --bot {other}"));
+            if other.contains(' ') {
+                command.push_str(&format!(" --bot \"{other}\""));
+            } else {
+                command.push_str(&format!(" --bot {other}"));
+            }
         }
         format!(
             "# {command}\n\
@@ -82,6 +106,9 @@ impl Transcript {
             "--bot".into(),
             format!("spy=python3 {} {seat0}", file("tests/bots/transcript.py")),
         ];
+        for option in self.options {
+            args.extend(["--option".to_string(), option.to_string()]);
+        }
         for other in self.others {
             args.extend(["--bot".to_string(), other.to_string()]);
         }
@@ -204,6 +231,11 @@ fn the_vabanque_transcript_replays() {
 #[test]
 fn the_bouillabaisse_transcript_replays() {
     BOUILLABAISSE.replay();
+}
+
+#[test]
+fn the_machiavelli_transcript_replays() {
+    MACHIAVELLI.replay();
 }
 
 #[test]

@@ -190,7 +190,7 @@ fn check_run(cards: &[Card], jokers: usize, suit: Suit) -> Result<Vec<Card>, Mel
     if ace && fits(high) {
         return Ok(lay_run(high, jokers, suit));
     }
-    if ace && wraps(ranks, jokers) {
+    if wraps(ranks, jokers) {
         return Err(MeldFault::WrapsAround);
     }
     let closest = if ace && high.holes() < low.holes() {
@@ -220,7 +220,8 @@ fn lay_run(p: Placement, jokers: usize, suit: Suit) -> Vec<Card> {
 }
 
 /// Whether the naturals (ace taken as rank 1) would make a run with `jokers` if ranks went round
-/// from the king to the ace to the two.
+/// from the king to the ace to the two — with a natural ace (`KS AS 2S`) or a joker standing for
+/// it (`KS JK 2S`).
 fn wraps(ranks: u16, jokers: usize) -> bool {
     let present: Vec<u8> = (ACE..=KING).filter(|r| ranks & (1 << r) != 0).collect();
     let widest_gap = present

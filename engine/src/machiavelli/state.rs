@@ -343,6 +343,14 @@ impl Game for Machiavelli {
         Action::deserialize(value).map_err(|_| format!("expected {}", self.action_shape()))
     }
 
+    /// The `play_refused` event's message.
+    fn refusal(event: &Event) -> Option<&str> {
+        match event {
+            Event::PlayRefused { message } => Some(message),
+            _ => None,
+        }
+    }
+
     /// `{"draw": true}`: always allowed (a pass with an empty stock).
     fn baseline_action(_view: &View) -> Action {
         Action::Draw(True)

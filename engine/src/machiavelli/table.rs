@@ -42,7 +42,7 @@ pub fn check_table(
     if let Some(i) = (0..DISTINCT_CARDS).find(|&i| new[i] < old[i]) {
         return Err(format!(
             "{} was on the table and is missing from your table",
-            card_of_index(i)
+            nth_copy(card_of_index(i), new[i])
         ));
     }
     let mut from_hand: Counts = [0; DISTINCT_CARDS];
@@ -93,15 +93,20 @@ fn not_a_card(text: &str) -> String {
 /// "5H is not in your hand" when the hand holds none; "a second 5H ..." when it holds one (a
 /// third when it holds two, and so on).
 fn not_in_hand(card: Card, held: u32) -> String {
-    let nth = match held {
-        0 => return format!("{card} is not in your hand"),
+    format!("{} is not in your hand", nth_copy(card, held))
+}
+
+/// The copy of `card` after `before` others: "5H" for the first, then "a second 5H", "a third
+/// 5H" and so on.
+fn nth_copy(card: Card, before: u32) -> String {
+    let nth = match before {
+        0 => return card.to_string(),
         1 => "second".to_string(),
         2 => "third".to_string(),
         3 => "fourth".to_string(),
-        4 => "fifth".to_string(),
         n => format!("{}th", n + 1),
     };
-    format!("a {nth} {card} is not in your hand")
+    format!("a {nth} {card}")
 }
 
 /// The canonical form of a table whose melds are all valid: each meld in canonical order, the

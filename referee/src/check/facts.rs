@@ -19,6 +19,9 @@ pub struct Facts {
     pub opponents: Vec<String>,
     /// Every phase the game can request ([`Game::phases`](engine::Game::phases)).
     pub phases: &'static [&'static str],
+    /// Whether the game lists the legal actions in every request
+    /// ([`Game::LISTS_ACTIONS`](engine::Game::LISTS_ACTIONS)).
+    pub lists_actions: bool,
     /// The bot's time limits.
     pub limits: Limits,
     /// How the handshake went.
@@ -103,6 +106,9 @@ pub struct Decision {
     pub ms: f64,
     /// The faults recorded while the referee waited for this answer, in order.
     pub faults: Vec<FaultRecord>,
+    /// What the bot was told when the rules refused its answer with the game's own penalty
+    /// ([`Game::refusal`](engine::Game::refusal)); `None` when the answer was played as sent.
+    pub refused: Option<String>,
 }
 
 /// How the bot ended after `goodbye` (or the end of its input) and the end of its input.
@@ -133,13 +139,15 @@ impl Exit {
 
 impl MatchFacts {
     /// The facts of match `number` from its record and its in-memory log, for the bot in
-    /// `seat`, whose first request in this match had id `first_id`.
+    /// `seat`, whose first request in this match had id `first_id`; `refused` are the
+    /// decisions the rules refused, by decision number, with their messages.
     pub fn from_match(
         number: usize,
         seat: usize,
         first_id: u64,
         record: &MatchRecord,
         log: &[LogRecord],
+        refused: &[(u64, String)],
         probes: Vec<(usize, Probe)>,
     ) -> Self {
         let mine = |f: &&FaultRecord| f.seat == seat;
@@ -172,6 +180,10 @@ impl MatchFacts {
                         answered: !substituted,
                         ms: *ms,
                         faults: at,
+                        refused: refused
+                            .iter()
+                            .find(|(decision, _)| decision == n)
+                            .map(|(_, message)| message.clone()),
                     });
                 }
                 _ => {}
@@ -256,11 +268,15 @@ mod tests {
         let log: Vec<LogRecord> = (0..6)
             .map(|n| action(n, (n % 2) as usize, n % 2 == 1))
             .collect();
-        let facts = MatchFacts::from_match(2, 1, 40, &record, &log, vec![(1, Probe::Error)]);
+        let refused = [(3, "told".to_string())];
+        let facts =
+            MatchFacts::from_match(2, 1, 40, &record, &log, &refused, vec![(1, Probe::Error)]);
         let ids: Vec<u64> = facts.decisions.iter().map(|d| d.id).collect();
         assert_eq!(ids, [40, 41], "decision 5 was never asked");
         assert!(facts.decisions.iter().all(|d| !d.answered));
         assert_eq!(facts.decisions[1].faults[0].fault, FaultKind::Exited);
+        assert_eq!(facts.decisions[0].refused, None);
+        assert_eq!(facts.decisions[1].refused.as_deref(), Some("told"));
         assert_eq!(facts.other_faults.len(), 1);
         assert!(facts.stopped);
         assert_eq!(facts.seed, 9);

@@ -10,6 +10,7 @@
 
 mod facts;
 mod items;
+mod refusals;
 mod report;
 mod session;
 mod sparring;

@@ -44,6 +44,7 @@
 //! only if it has not by then ([`ProcessBot::close`]).
 
 use super::facts::{Exit, Facts, Gone, Hello, MatchFacts, Probe};
+use super::refusals::refusals;
 use crate::check::sparring_partners;
 use crate::runner::{
     FaultPolicy, MatchLog, MatchSettings, Player, RunError, is_usable, play_match,
@@ -116,6 +117,7 @@ pub async fn gather<G: Game>(
         seed: config.seed,
         opponents: opponents.into_iter().map(|spec| spec.name).collect(),
         phases: G::phases(),
+        lists_actions: G::LISTS_ACTIONS,
         limits: config.bot.settings.time.limits,
         hello,
         hello_ms,
@@ -205,7 +207,16 @@ async fn play_check_match<G: Game>(
     let first_id = players[seat].next_id;
     let mut log = MatchLog::memory();
     let record = play_match(&settings, options, players, &mut log).await?;
-    let mut played = MatchFacts::from_match(number, seat, first_id, &record, log.records(), probes);
+    let refused = refusals::<G>(options, players.len(), settings.seed, log.records(), seat);
+    let mut played = MatchFacts::from_match(
+        number,
+        seat,
+        first_id,
+        &record,
+        log.records(),
+        &refused,
+        probes,
+    );
     let mut gone = None;
     if let (Seat::Process(bot), false) = (&mut players[seat].seat, played.stopped) {
         let (stray, exited) = settle(bot).await;

@@ -1,5 +1,6 @@
-//! Rendering a check's [`Report`]: a checklist table with each failure spelled out below it,
-//! or JSON. Both show the same report; nothing is decided here.
+//! Rendering a check's [`Report`]: a checklist table with each failure (and each detail too long
+//! for the table) spelled out below it, or JSON. Both show the same report; nothing is decided
+//! here.
 
 use crate::check::{Report, Verdict};
 use tabled::builder::Builder;
@@ -9,7 +10,8 @@ use tabled::settings::Style;
 const DETAIL_WIDTH: usize = 80;
 
 /// The checklist as a table, each failure with what was expected, what came and where the rule
-/// is, each item not run with why, then the one-line summary.
+/// is, each item not run with why, any other detail the table cut in full, then the one-line
+/// summary.
 pub fn table(report: &Report, game: &str) -> String {
     let played = match report.matches.len() {
         0 => "no match played".to_string(),
@@ -55,6 +57,17 @@ pub fn table(report: &Report, game: &str) -> String {
                     item.title
                 ));
                 text.push_str(&format!("  why:      {}\n", item.detail));
+            }
+            // A detail the table cut is shown whole.
+            Verdict::Pass | Verdict::Info if item.detail.chars().count() > DETAIL_WIDTH => {
+                text.push_str(&format!(
+                    "\n{}: {} — {}\n  detail:   {}\n",
+                    item.item.as_str(),
+                    item.verdict.as_str(),
+                    item.title,
+                    item.detail
+                ));
+                continue;
             }
             Verdict::Pass | Verdict::Info => continue,
         }

@@ -1,4 +1,4 @@
-//! Refereeing one match: [`play_match`] starts it, takes one decision after another, and
+//! Refereeing one match: [`play_match`] (or [`play_match_from`] a game set up by hand) starts it, takes one decision after another, and
 //! finishes it. Asking a seat is in `ask.rs`, the books and the I/O of a fault in `books.rs`,
 //! and what a fault costs in `ledger.rs`.
 
@@ -57,7 +57,25 @@ pub async fn play_match<G: Game>(
     players: &mut [Player<G>],
     log: &mut MatchLog,
 ) -> Result<MatchRecord, RunError> {
-    let mut run = MatchRun::start(settings, options, players, log).await?;
+    let game = G::new(options, players.len(), settings.seed)?;
+    play_match_from(settings, options, game, players, log).await
+}
+
+/// As [`play_match`], from a game already set up (for example a position set by hand, for a
+/// test or a puzzle) instead of the one `settings.seed` and `options` deal. The log's header
+/// still names only the seed and options: `referee replay` deals from the seed, so the log of
+/// a game set up otherwise does not replay.
+///
+/// # Errors
+/// [`RunError`] when the log cannot be written.
+pub async fn play_match_from<G: Game>(
+    settings: &MatchSettings,
+    options: &G::Options,
+    game: G,
+    players: &mut [Player<G>],
+    log: &mut MatchLog,
+) -> Result<MatchRecord, RunError> {
+    let mut run = MatchRun::start(settings, options, game, players, log).await?;
     while let Some(turn) = run.next_turn() {
         run.decide(turn).await?;
     }
@@ -86,11 +104,11 @@ impl<'a, G: Game> MatchRun<'a, G> {
     async fn start(
         settings: &'a MatchSettings,
         options: &G::Options,
+        game: G,
         players: &'a mut [Player<G>],
         log: &'a mut MatchLog,
     ) -> Result<Self, RunError> {
         let started = Instant::now();
-        let game = G::new(options, players.len(), settings.seed)?;
         let options_json = serde_json::to_value(options).expect("options serialize");
         if log.is_enabled() {
             write_header(log, settings, &options_json, players, G::NAME)?;

@@ -126,6 +126,13 @@ fn jokers_stand_for_any_card_up_to_the_limit_per_meld() {
         "is not a run: 6S is missing between 4S and 8S"
     );
     assert_eq!(fault("KS AS JK 3S", 1), "is not a run: K-A-2 wraps around");
+    // A joker standing for the ace goes round the corner as well.
+    assert_eq!(fault("KS JK 2S", 1), "is not a run: K-A-2 wraps around");
+    assert_eq!(fault("QS KS JK 2S", 1), "is not a run: K-A-2 wraps around");
+    assert_eq!(
+        fault("QS JK 3S", 1),
+        "is not a run: 5S is missing between 3S and QS"
+    );
     assert_eq!(
         fault("7H 7H JK", 1),
         "has 7H twice; a set needs different suits"

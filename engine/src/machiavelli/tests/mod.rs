@@ -2,17 +2,17 @@
 
 mod bots;
 mod melds;
+mod position;
 mod props;
 mod tables;
 mod turns;
 
 use super::cards::Card;
+use super::parse_cards;
 
 /// The cards written in `text`, separated by spaces.
 pub(super) fn cards(text: &str) -> Vec<Card> {
-    text.split_whitespace()
-        .map(|c| Card::parse(c).unwrap_or_else(|| panic!("{c} is a card")))
-        .collect()
+    parse_cards(text).unwrap_or_else(|word| panic!("{word} is a card"))
 }
 
 /// The melds written in `text`, separated by `|`.

@@ -84,10 +84,10 @@ fn check_2_every_card_of_the_table_stays_the_first_missing_in_card_order() {
         play("5H 6H 7H", "QS QD QC | 3C 4C 5C", "5H 6H 7H", 1),
         Err("3C was on the table and is missing from your table".into())
     );
-    // Two copies on the table, one on the new table.
+    // Two copies on the table, one on the new table: the second is missing.
     assert_eq!(
         play("QC QD QH | 3C 4C 5C", "QC QD QH | QC QD QS", "3C 4C 5C", 1),
-        Err("QC was on the table and is missing from your table".into())
+        Err("a second QC was on the table and is missing from your table".into())
     );
 }
 

@@ -187,7 +187,7 @@ fn judge(item: ItemId, facts: &Facts) -> ItemReport {
 /// The evidence for a clean item.
 fn clean(item: ItemId, facts: &Facts, answers: usize) -> String {
     match item {
-        ItemId::LegalActions => format!("{answers} answers, every one legal"),
+        ItemId::LegalActions => legal_actions(facts, answers),
         ItemId::IdEcho => format!("{answers} answers, each with its request's id"),
         ItemId::Time => {
             let max = decision_times(facts).map_or(0.0, |t| t.max_ms);
@@ -197,6 +197,31 @@ fn clean(item: ItemId, facts: &Facts, answers: usize) -> String {
             )
         }
         _ => "no line but protocol messages".into(),
+    }
+}
+
+/// The evidence for a clean `legal_actions`: for a game that lists no actions, the answers the
+/// rules refused with the game's own penalty, and the first of them.
+fn legal_actions(facts: &Facts, answers: usize) -> String {
+    if facts.lists_actions {
+        return format!("{answers} answers, every one legal");
+    }
+    let refused: Vec<(&MatchFacts, &Decision, &str)> = facts
+        .matches
+        .iter()
+        .flat_map(|m| m.decisions.iter().map(move |d| (m, d)))
+        .filter_map(|(m, d)| d.refused.as_deref().map(|message| (m, d, message)))
+        .collect();
+    let game = facts.game;
+    match refused.first() {
+        None => format!("{answers} answers, none refused by the rules ({game} lists no actions)"),
+        Some((m, d, message)) => format!(
+            "{answers} answers, {} refused by the rules with {game}'s penalty; the first, at request {} ({}, match {}): {message}",
+            refused.len(),
+            d.id,
+            d.phase,
+            m.number
+        ),
     }
 }
 

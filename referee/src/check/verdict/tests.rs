@@ -30,6 +30,7 @@ fn clean_match(number: usize, probes: Vec<(usize, Probe)>) -> MatchFacts {
                 answered: true,
                 ms: 1.0 + i as f64,
                 faults: Vec::new(),
+                refused: None,
             })
             .collect(),
         other_faults: Vec::new(),
@@ -55,6 +56,7 @@ fn clean() -> Facts {
         seed: 1,
         opponents: vec!["random".into(), "heuristic".into()],
         phases: &["chip", "card", "move"],
+        lists_actions: true,
         limits: Limits::new(10_000, 1000),
         hello: Ok(Hello {
             name: "bot".into(),
@@ -94,6 +96,30 @@ fn a_clean_run_passes_every_required_item() {
     assert_eq!(report.items.len(), ItemId::ALL.len());
     assert_eq!(report.decision_times.unwrap().decisions, 12);
     assert_eq!(report.item(ItemId::DecisionTime).verdict, Verdict::Info);
+}
+
+#[test]
+fn a_game_that_lists_no_actions_counts_the_plays_its_rules_refused() {
+    let mut facts = clean();
+    facts.game = "machiavelli";
+    facts.lists_actions = false;
+    let detail = |facts: &Facts| verdicts(facts).item(ItemId::LegalActions).detail.clone();
+    assert_eq!(
+        detail(&facts),
+        "12 answers, none refused by the rules (machiavelli lists no actions)"
+    );
+    facts.matches[1].decisions[2].refused = Some("meld 4 (QC) has one card".into());
+    facts.matches[2].decisions[0].refused = Some("5H is not in your hand".into());
+    let report = verdicts(&facts);
+    assert!(
+        report.passed,
+        "a refused play is a move of the game, not a fault"
+    );
+    assert_eq!(
+        report.item(ItemId::LegalActions).detail,
+        "12 answers, 2 refused by the rules with machiavelli's penalty; the first, at request 10 \
+         (move, match 2): meld 4 (QC) has one card"
+    );
 }
 
 #[test]
