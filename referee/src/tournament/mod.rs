@@ -6,6 +6,7 @@
 
 pub mod affinity;
 mod config;
+pub mod nava;
 mod pool;
 pub mod progress;
 mod report;
