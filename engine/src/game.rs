@@ -118,6 +118,10 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
     const NAME: &'static str;
     /// What the score is called in standings (e.g. `"money"`).
     const SCORE_NAME: &'static str;
+    /// Whether a higher score is better (Vabanque's money) or a lower one (the points of a card
+    /// game's cards left in hand). The game ranks its own matches by it; formats that sum
+    /// scores over matches (the Nava schedule's match points) compare the sums by it.
+    const HIGHER_IS_BETTER: bool;
     /// Whether [`Game::legal_actions`] lists the legal actions (at every decision; it is
     /// `None` at every decision otherwise). Tools that need the list (the Rust starter bot,
     /// which plays among them) apply only to games that give it.
@@ -175,6 +179,13 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
         action: &Self::Action,
         events: &mut Vec<Addressed<Self::Event>>,
     ) -> Result<(), Illegal>;
+
+    /// Options a multi-table event (the Nava schedule) plays with unless its options set them:
+    /// the practice of the game's own tournaments (Machiavelli deals 10 cards there). Empty by
+    /// default.
+    fn event_option_defaults() -> Vec<(&'static str, serde_json::Value)> {
+        Vec::new()
+    }
 
     /// The message of `event` when it tells a seat that the rules refused the action it just
     /// sent and charged the game's own penalty instead (a play that does not hold, in a rummy):

@@ -4,7 +4,7 @@
 //! `cargo run --example run_tournament -p referee -- [OUT_DIR]`
 
 use referee::seat::{BotSpec, Launch, ProcessOptions};
-use referee::tournament::{self, Format, MatchResult, Outcome, Reporter, Snapshot};
+use referee::tournament::{self, MatchResult, Outcome, Reporter, ScheduleKind, Snapshot};
 
 /// Prints a line per finished match.
 struct Log;
@@ -39,8 +39,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         players: Some(4),
         matches: Some(24),
         seed: 2026,
-        format: Format::RoundRobin,
+        schedule: ScheduleKind::RoundRobin,
         candidate: 0,
+        nava: None,
         duplicate: true,
         shard: None,
         resume: true,

@@ -14,6 +14,7 @@ mod faults;
 mod lifecycle;
 mod machiavelli;
 mod matches;
+mod nava;
 mod replay;
 mod sandbox;
 mod schema;

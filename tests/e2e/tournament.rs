@@ -57,11 +57,6 @@ fn tournament(out: &Path, matches: u64, extra: &[&str]) -> std::process::Command
     cmd
 }
 
-fn board(out: &std::process::Output) -> Value {
-    assert!(out.status.success(), "{}", stderr(out));
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
 /// What must not depend on -j, resume or sharding: every bot's rating, rank, score and wins.
 fn essence(board: &Value) -> Vec<Value> {
     board["standings"]
@@ -80,21 +75,6 @@ fn essence(board: &Value) -> Vec<Value> {
             ])
         })
         .collect()
-}
-
-/// `matches.jsonl` sorted by id, timing fields removed.
-fn results_without_timings(dir: &Path) -> Vec<Value> {
-    let mut rows = json_lines(&dir.join("matches.jsonl"));
-    for r in &mut rows {
-        r.as_object_mut().unwrap().remove("duration_ms");
-        for s in r["stats"].as_array_mut().unwrap() {
-            for key in ["total_ms", "max_ms", "times"] {
-                s.as_object_mut().unwrap().remove(key);
-            }
-        }
-    }
-    rows.sort_by_key(|r| r["id"].as_u64());
-    rows
 }
 
 const MATCHES: u64 = 80;

@@ -156,6 +156,28 @@ pub fn stderr(out: &Output) -> String {
 }
 
 /// The JSON lines of a file.
+/// The JSON leaderboard a successful `referee tournament|merge|leaderboard --format json` printed.
+pub fn board(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "{}", stderr(out));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// A results directory's `matches.jsonl` sorted by id, its timing fields removed: what must not
+/// depend on -j, resume or sharding.
+pub fn results_without_timings(dir: &Path) -> Vec<serde_json::Value> {
+    let mut rows = json_lines(&dir.join("matches.jsonl"));
+    for r in &mut rows {
+        r.as_object_mut().unwrap().remove("duration_ms");
+        for s in r["stats"].as_array_mut().unwrap() {
+            for key in ["total_ms", "max_ms", "times"] {
+                s.as_object_mut().unwrap().remove(key);
+            }
+        }
+    }
+    rows.sort_by_key(|r| r["id"].as_u64());
+    rows
+}
+
 pub fn json_lines(path: &Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(path)
         .unwrap()

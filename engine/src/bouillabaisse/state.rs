@@ -197,6 +197,7 @@ impl Bouillabaisse {
 impl Game for Bouillabaisse {
     const NAME: &'static str = "bouillabaisse";
     const SCORE_NAME: &'static str = "points";
+    const HIGHER_IS_BETTER: bool = false;
     const LISTS_ACTIONS: bool = true;
     type Options = Options;
     type View = protocol::bouillabaisse::View;
@@ -353,7 +354,7 @@ impl Game for Bouillabaisse {
 
     fn outcome(&self) -> Option<Outcome> {
         self.over()
-            .then(|| Outcome::from_scores(self.totals.clone(), false))
+            .then(|| Outcome::from_scores(self.totals.clone(), Self::HIGHER_IS_BETTER))
     }
 
     fn truth(&self) -> serde_json::Value {

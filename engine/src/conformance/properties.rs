@@ -75,18 +75,21 @@ pub fn plays_through<G: Game>(case: &Case<G>) -> Result<(), Violation> {
         .end
         .outcome()
         .ok_or_else(|| fail("no outcome at the end of the match".into()))?;
-    ranks_follow_scores(&outcome, case.players).map_err(fail)
+    ranks_follow_scores(&outcome, case.players, G::HIGHER_IS_BETTER).map_err(fail)
 }
 
-/// The outcome has a score and a rank per seat, and ranks the scores one way (higher better or
-/// lower better), ties sharing the best rank they cover.
-fn ranks_follow_scores(outcome: &Outcome, players: usize) -> Result<(), String> {
+/// The outcome has a score and a rank per seat, and ranks the scores the way the game says
+/// ([`Game::HIGHER_IS_BETTER`](crate::Game::HIGHER_IS_BETTER)), ties sharing the best rank they
+/// cover.
+fn ranks_follow_scores(
+    outcome: &Outcome,
+    players: usize,
+    higher_is_better: bool,
+) -> Result<(), String> {
     if outcome.scores.len() != players || outcome.ranks.len() != players {
         return Err(format!("an outcome for {players} seats: {outcome:?}"));
     }
-    let higher = Outcome::from_scores(outcome.scores.clone(), true);
-    let lower = Outcome::from_scores(outcome.scores.clone(), false);
-    if *outcome == higher || *outcome == lower {
+    if *outcome == Outcome::from_scores(outcome.scores.clone(), higher_is_better) {
         Ok(())
     } else {
         Err(format!("the ranks do not follow the scores: {outcome:?}"))

@@ -222,6 +222,7 @@ impl Machiavelli {
 impl Game for Machiavelli {
     const NAME: &'static str = "machiavelli";
     const SCORE_NAME: &'static str = "points";
+    const HIGHER_IS_BETTER: bool = false;
     const LISTS_ACTIONS: bool = false;
     type Options = Options;
     type View = View;
@@ -343,6 +344,11 @@ impl Game for Machiavelli {
         Action::deserialize(value).map_err(|_| format!("expected {}", self.action_shape()))
     }
 
+    /// 10 cards each: the guide's tournaments deal 10 (a match deals 13 by default).
+    fn event_option_defaults() -> Vec<(&'static str, serde_json::Value)> {
+        vec![("cards", serde_json::json!(10))]
+    }
+
     /// The `play_refused` event's message.
     fn refusal(event: &Event) -> Option<&str> {
         match event {
@@ -363,7 +369,7 @@ impl Game for Machiavelli {
 
     fn outcome(&self) -> Option<Outcome> {
         self.over()
-            .then(|| Outcome::from_scores(self.totals.clone(), false))
+            .then(|| Outcome::from_scores(self.totals.clone(), Self::HIGHER_IS_BETTER))
     }
 
     fn truth(&self) -> serde_json::Value {

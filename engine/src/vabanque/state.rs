@@ -212,6 +212,7 @@ impl Vabanque {
 impl Game for Vabanque {
     const NAME: &'static str = "vabanque";
     const SCORE_NAME: &'static str = "money";
+    const HIGHER_IS_BETTER: bool = true;
     const LISTS_ACTIONS: bool = true;
     type Options = Options;
     type View = protocol::vabanque::View;
@@ -416,8 +417,12 @@ impl Game for Vabanque {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        (self.round >= ROUNDS)
-            .then(|| Outcome::from_scores(self.money.iter().map(|&m| m as i64).collect(), true))
+        (self.round >= ROUNDS).then(|| {
+            Outcome::from_scores(
+                self.money.iter().map(|&m| m as i64).collect(),
+                Self::HIGHER_IS_BETTER,
+            )
+        })
     }
 
     fn truth(&self) -> serde_json::Value {

@@ -78,6 +78,8 @@ pub enum ScheduleArg {
     Sampled,
     /// One candidate against the field.
     Gauntlet,
+    /// Tables of 4 and 3, rounds of hands, the Nava movement; Victory Points.
+    Nava,
 }
 
 /// `referee tournament`.
@@ -94,7 +96,7 @@ pub struct TournamentArgs {
     /// Players per match [default: the game's smallest count that fits the field, at most 4].
     #[arg(long)]
     pub players: Option<usize>,
-    /// Matches in the whole schedule [default: one full cycle of the format].
+    /// Matches in the whole schedule [default: one full cycle of the schedule; a Nava tournament sets its own].
     #[arg(long)]
     pub matches: Option<u64>,
     /// The tournament seed [default: the results directory's, else drawn at random and printed].
@@ -113,6 +115,12 @@ pub struct TournamentArgs {
     /// How bots are put together [default: round-robin].
     #[arg(long, value_enum)]
     pub schedule: Option<ScheduleArg>,
+    /// Rounds of a Nava tournament, 3 to 5 [default: 4].
+    #[arg(long)]
+    pub rounds: Option<usize>,
+    /// Hands (matches at the same table) per round of a Nava tournament, 3 to 5 [default: 4].
+    #[arg(long)]
+    pub hands: Option<usize>,
     /// The candidate of a gauntlet [default: the first bot].
     #[arg(long, value_name = "NAME")]
     pub candidate: Option<String>,

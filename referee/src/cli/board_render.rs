@@ -2,6 +2,7 @@
 //! `tournament::standings`; this file only formats them.
 
 use super::args::BoardFormat;
+use super::nava_render;
 use super::output::grouped;
 use crate::tournament::Leaderboard;
 use tabled::builder::Builder;
@@ -148,6 +149,9 @@ pub fn render(board: &Leaderboard, format: BoardFormat) -> String {
         BoardFormat::Json => {
             serde_json::to_string_pretty(board).expect("leaderboards serialize") + "\n"
         }
+        BoardFormat::Csv if board.nava.is_some() => {
+            nava_render::csv(board, board.nava.as_ref().expect("a Nava board"), csv_field)
+        }
         BoardFormat::Csv => {
             let header = [
                 "rank",
@@ -189,9 +193,16 @@ pub fn render(board: &Leaderboard, format: BoardFormat) -> String {
         }
         BoardFormat::Table | BoardFormat::Markdown => {
             let md = format == BoardFormat::Markdown;
+            let (summary, standings) = match &board.nava {
+                Some(nava) => (
+                    nava_render::summary(board, nava),
+                    nava_render::rows(board, nava, faults),
+                ),
+                None => (summary, rows(board)),
+            };
             format!(
                 "{summary}\n{}\n\nHead to head (how often the row bot finished above the column bot, of their meetings):\n\n{}\n",
-                table(rows(board), md),
+                table(standings, md),
                 table(head_to_head(board), md)
             )
         }

@@ -12,6 +12,7 @@ mod choices;
 mod leaderboard_cmd;
 mod match_cmd;
 mod match_config;
+mod nava_render;
 mod new_bot_cmd;
 mod output;
 mod replay_cmd;

@@ -91,11 +91,20 @@ impl Reporter for Progress {
                 s.matches
             );
         }
+        let seating = match s.nava {
+            Some(nava) => {
+                let (tables, of_three) = crate::tournament::nava::table_counts(s.bots);
+                format!(
+                    "Nava at {tables} tables ({of_three} of 3), {} rounds of {} hands",
+                    nava.rounds, nava.hands
+                )
+            }
+            None => format!("{} per match", s.players),
+        };
         eprintln!(
-            "referee: {} — {} bots, {} per match, {} matches{} ({} already done), -j {}, seed {}, results in {}",
+            "referee: {} — {} bots, {seating}, {} matches{} ({} already done), -j {}, seed {}, results in {}",
             s.game,
             s.bots,
-            s.players,
             s.share,
             s.shard
                 .map(|(k, n)| format!(" in shard {}/{n}", k + 1))

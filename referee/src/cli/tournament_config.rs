@@ -6,7 +6,7 @@ use super::bot_settings::process_options;
 use super::match_config::{
     BotEntry, Refereeing, RefereeingFile, bot_specs, drawn_seed, game_kind, game_options, read_toml,
 };
-use crate::tournament::{Format, TournamentConfig};
+use crate::tournament::{NavaSpec, ScheduleKind, TournamentConfig};
 use serde::Deserialize;
 use std::path::PathBuf;
 
@@ -21,11 +21,15 @@ struct TournamentFile {
     jobs: Option<usize>,
     pin: Option<bool>,
     out: Option<PathBuf>,
-    schedule: Option<Format>,
+    schedule: Option<ScheduleKind>,
     candidate: Option<String>,
+    rounds: Option<usize>,
+    hands: Option<usize>,
     duplicate: Option<bool>,
     logs: Option<bool>,
-    format: Option<BoardFormat>,
+    /// The leaderboard's output format, read as text so that a schedule written here is told
+    /// where it belongs.
+    format: Option<String>,
     #[serde(default)]
     options: toml::Table,
     #[serde(default)]
@@ -45,6 +49,30 @@ pub struct TournamentSettings {
     pub quiet: bool,
     /// Leaderboard format.
     pub board: BoardFormat,
+}
+
+/// The file's `format`: the leaderboard's output format; a schedule's name there is refused
+/// with the key it belongs to.
+fn board_format(text: &str) -> Result<BoardFormat, Failure> {
+    use clap::ValueEnum;
+    if let Ok(board) = BoardFormat::from_str(text, false) {
+        return Ok(board);
+    }
+    let names = |values: &[BoardFormat]| -> Vec<String> {
+        values
+            .iter()
+            .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
+            .collect()
+    };
+    let hint = if ScheduleArg::from_str(text, false).is_ok() {
+        format!("; {text:?} is a schedule: write `schedule = {text:?}`")
+    } else {
+        String::new()
+    };
+    Err(Failure::usage(format!(
+        "format = {text:?}: `format` is the leaderboard's output format ({}){hint}",
+        names(BoardFormat::value_variants()).join(", ")
+    )))
 }
 
 fn parse_shard(text: &str) -> Result<(u64, u64), Failure> {
@@ -81,14 +109,37 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentSettings, Failure> {
         "tournament",
     )?;
     let bots = bot_specs(&args.bots, file.bot, &args.refereeing.settings, &settings)?;
-    let format = match args.schedule {
-        Some(ScheduleArg::RoundRobin) => Format::RoundRobin,
-        Some(ScheduleArg::Sampled) => Format::Sampled,
-        Some(ScheduleArg::Gauntlet) => Format::Gauntlet,
+    let schedule = match args.schedule {
+        Some(ScheduleArg::RoundRobin) => ScheduleKind::RoundRobin,
+        Some(ScheduleArg::Sampled) => ScheduleKind::Sampled,
+        Some(ScheduleArg::Gauntlet) => ScheduleKind::Gauntlet,
+        Some(ScheduleArg::Nava) => ScheduleKind::Nava,
         None => file.schedule.unwrap_or_default(),
     };
+    let rounds = args.rounds.or(file.rounds);
+    let hands = args.hands.or(file.hands);
+    let nava = match schedule {
+        ScheduleKind::Nava => {
+            let default = NavaSpec::default();
+            Some(NavaSpec {
+                rounds: rounds.unwrap_or(default.rounds),
+                hands: hands.unwrap_or(default.hands),
+            })
+        }
+        _ if rounds.is_some() || hands.is_some() => {
+            return Err(Failure::usage(
+                "--rounds and --hands are for the Nava schedule (--schedule nava)",
+            ));
+        }
+        _ => None,
+    };
+    let board = match (args.format, file.format) {
+        (Some(board), _) => board,
+        (None, Some(text)) => board_format(&text)?,
+        (None, None) => BoardFormat::default(),
+    };
     let candidate = match args.candidate.or(file.candidate) {
-        Some(_) if format != Format::Gauntlet => {
+        Some(_) if schedule != ScheduleKind::Gauntlet => {
             return Err(Failure::usage(
                 "--candidate is for the gauntlet schedule (--schedule gauntlet)",
             ));
@@ -135,7 +186,8 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentSettings, Failure> {
             players: args.players.or(file.players),
             matches: args.matches.or(file.matches),
             seed: seed.unwrap_or_else(drawn_seed),
-            format,
+            schedule,
+            nava,
             candidate,
             duplicate: args.duplicate.or(file.duplicate).unwrap_or(true),
             shard,
@@ -150,7 +202,7 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentSettings, Failure> {
         },
         seed_drawn: seed.is_none(),
         quiet: args.quiet,
-        board: args.format.or(file.format).unwrap_or_default(),
+        board,
     })
 }
 

@@ -103,6 +103,7 @@ static BUILTINS: [BuiltinBot<Tally>; 2] = [
 impl Game for Tally {
     const NAME: &'static str = "tally";
     const SCORE_NAME: &'static str = "points";
+    const HIGHER_IS_BETTER: bool = true;
     const LISTS_ACTIONS: bool = false;
     type Options = Options;
     type View = View;
@@ -194,7 +195,8 @@ impl Game for Tally {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        (self.n >= self.decisions).then(|| Outcome::from_scores(self.totals.clone(), true))
+        (self.n >= self.decisions)
+            .then(|| Outcome::from_scores(self.totals.clone(), Self::HIGHER_IS_BETTER))
     }
 
     fn truth(&self) -> Value {

@@ -1,7 +1,7 @@
 //! What a tournament is asked to play: everything [`run`](super::run) needs, from whatever the
 //! settings came from (the CLI reads them from flags and a TOML file).
 
-use super::schedule::Format;
+use super::schedule::{NavaSpec, ScheduleKind};
 use crate::runner::FaultPolicy;
 use crate::seat::{BotSpec, ProcessOptions};
 use engine::GameKind;
@@ -23,7 +23,9 @@ pub struct TournamentConfig {
     /// The tournament seed: every match's seed derives from it.
     pub seed: u64,
     /// The schedule format.
-    pub format: Format,
+    pub schedule: ScheduleKind,
+    /// The Nava schedule's rounds and hands (`None` for other schedules).
+    pub nava: Option<NavaSpec>,
     /// The gauntlet's candidate (an index into `bots`; 0 for other formats).
     pub candidate: usize,
     /// Whether the matches of a group replay one deal (duplicate play).

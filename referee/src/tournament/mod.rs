@@ -7,6 +7,7 @@
 pub mod affinity;
 mod config;
 pub mod nava;
+pub mod nava_standings;
 mod pool;
 pub mod progress;
 mod report;
@@ -24,6 +25,6 @@ pub use progress::{Provisional, Snapshot, Tally};
 pub use report::{Outcome, Reporter, Started};
 pub use results::{MatchResult, ResultsFile, TournamentMeta};
 pub use run::{TournamentError, players, run};
-pub use schedule::{Format, Schedule, ScheduleSpec, ScheduledMatch};
-pub use scoring::{Field, Scoring, WengLin, leaderboard};
+pub use schedule::{NavaSpec, Schedule, ScheduleKind, ScheduleSpec, ScheduledMatch};
+pub use scoring::{Field, NavaVp, Scoring, WengLin, leaderboard};
 pub use standings::{Leaderboard, compute};

@@ -29,6 +29,8 @@ pub struct Started {
     pub seed: u64,
     /// The results directory.
     pub out: PathBuf,
+    /// A Nava tournament's rounds and hands.
+    pub nava: Option<super::NavaSpec>,
     /// When the match count is not a multiple of the format's balanced unit (seats then not
     /// exactly balanced): that unit.
     pub unbalanced: Option<u64>,

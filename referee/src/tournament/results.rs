@@ -58,8 +58,12 @@ pub struct TournamentMeta {
     pub bots: Vec<MetaBot>,
     /// Players per match.
     pub players: usize,
-    /// The schedule format.
-    pub format: super::Format,
+    /// The schedule (`schedule` in the file; an older referee wrote `format`, which is refused
+    /// naming this key).
+    pub schedule: super::ScheduleKind,
+    /// A Nava tournament's rounds and hands (none for other formats).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nava: Option<super::schedule::NavaSpec>,
     /// The gauntlet's candidate (none for other formats).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub candidate: Option<String>,
@@ -124,6 +128,18 @@ pub enum ResultsError {
         /// The parse error.
         message: String,
     },
+    /// The identity file names a setting by the key an older referee used.
+    #[error(
+        "{path}: the key `{old}` is now `{new}` (the schedule, not the leaderboard's output format); this directory was written by an older referee: rename the key in the file to resume or merge it"
+    )]
+    RenamedKey {
+        /// The file.
+        path: PathBuf,
+        /// The old key.
+        old: &'static str,
+        /// The key that replaced it.
+        new: &'static str,
+    },
     /// A result that does not belong to the tournament (a bot it does not have, wrong lengths).
     #[error("{path}: match {id} does not belong to this tournament ({message})")]
     Foreign {
@@ -145,13 +161,14 @@ fn io_err(path: &Path) -> impl FnOnce(io::Error) -> ResultsError + '_ {
 
 /// Which setting differs between two identities, if any.
 pub fn difference(a: &TournamentMeta, b: &TournamentMeta) -> Option<&'static str> {
-    let checks: [(&'static str, bool); 11] = [
+    let checks: [(&'static str, bool); 12] = [
         ("game", a.game == b.game),
         ("options", a.options == b.options),
         ("bots", a.bots == b.bots),
         ("players", a.players == b.players),
-        ("format", a.format == b.format),
+        ("schedule", a.schedule == b.schedule),
         ("candidate", a.candidate == b.candidate),
+        ("nava", a.nava == b.nava),
         ("matches", a.matches == b.matches),
         ("seed", a.seed == b.seed),
         ("duplicate", a.duplicate == b.duplicate),
@@ -172,7 +189,19 @@ pub fn read_meta(dir: &Path) -> Result<TournamentMeta, ResultsError> {
     let path = dir.join(META_FILE);
     let text =
         std::fs::read_to_string(&path).map_err(|_| ResultsError::Missing(dir.to_path_buf()))?;
-    serde_json::from_str(&text).map_err(|e| ResultsError::BadMeta {
+    let raw: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| ResultsError::BadMeta {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+    if raw.get("format").is_some() && raw.get("schedule").is_none() {
+        return Err(ResultsError::RenamedKey {
+            path,
+            old: "format",
+            new: "schedule",
+        });
+    }
+    serde_json::from_value(raw).map_err(|e| ResultsError::BadMeta {
         path,
         message: e.to_string(),
     })
@@ -193,6 +222,22 @@ pub fn check_results(
         id,
         message,
     };
+    // A Nava tournament seats 4 or 3 at a table, match by match.
+    let nava_seats: Option<BTreeMap<u64, usize>> = meta.nava.map(|nava| {
+        super::schedule::build(&super::ScheduleSpec {
+            kind: meta.schedule,
+            bots: meta.bots.len(),
+            players: meta.players,
+            matches: meta.matches,
+            seed: meta.seed,
+            duplicate: meta.duplicate,
+            candidate: 0,
+            nava: Some(nava),
+        })
+        .into_iter()
+        .map(|m| (m.id, m.seats.len()))
+        .collect()
+    });
     for (&id, result) in results {
         let r = &result.record;
         if let Some(unknown) = r
@@ -203,7 +248,11 @@ pub fn check_results(
             return Err(foreign(id, format!("no bot is named '{unknown}'")));
         }
         let seats = r.players.len();
-        if seats != meta.players
+        let expected = match &nava_seats {
+            Some(by_id) => by_id.get(&id).copied().unwrap_or(meta.players),
+            None => meta.players,
+        };
+        if seats != expected
             || r.scores.len() != seats
             || r.ranks.len() != seats
             || r.stats.len() != seats
@@ -211,8 +260,7 @@ pub fn check_results(
             return Err(foreign(
                 id,
                 format!(
-                    "{seats} players, scores, ranks or stats where {} seats are played",
-                    meta.players
+                    "{seats} players, scores, ranks or stats where {expected} seats are played"
                 ),
             ));
         }

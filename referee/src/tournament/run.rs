@@ -5,10 +5,12 @@
 //! the leaderboard at the end.
 
 use super::config::TournamentConfig;
+use super::nava::MIN_BOTS;
 use super::progress::Tally;
 use super::report::{Outcome, Reporter, Started};
 use super::results::{MetaBot, ResultsError, read_results};
-use super::schedule::{self, ScheduleSpec, ScheduledMatch};
+use super::schedule::nava::{HANDS, ROUNDS};
+use super::schedule::{ScheduleKind, ScheduleSpec, ScheduledMatch};
 use super::scoring::leaderboard;
 use super::{MatchResult, PoolSettings, ResultsFile, TournamentMeta, run_pool};
 use crate::runner::RunError;
@@ -43,6 +45,9 @@ pub enum TournamentError {
         /// Bots given.
         bots: usize,
     },
+    /// A setting the Nava schedule does not take, or a field or game it cannot seat.
+    #[error("{0}")]
+    Nava(String),
     /// A bot cannot be run.
     #[error(transparent)]
     Bot(#[from] BotSpecError),
@@ -98,13 +103,19 @@ pub async fn run(
     engine::with_game!(config.game, G => run_game::<G>(config, reporter, interrupt).await)
 }
 
-/// The player count: as given, or the game's smallest count that the field fills, at most 4.
+/// The player count: as given, or the game's smallest count that the field fills, at most 4;
+/// for the Nava schedule 4 (its tables of 3 are tables of 4 with a BYE).
 ///
 /// # Errors
-/// [`TournamentError::Players`] or [`TournamentError::TooFewBots`].
+/// [`TournamentError::Players`], [`TournamentError::TooFewBots`], or for the Nava schedule
+/// [`TournamentError::Nava`]: a game not played by both 3 and 4, fewer than 9 bots, or a
+/// player count or match count set.
 pub fn players<G: Game>(config: &TournamentConfig) -> Result<usize, TournamentError> {
     let counts = G::player_counts();
     let bots = config.bots.len();
+    if config.schedule == ScheduleKind::Nava {
+        return nava_players::<G>(config);
+    }
     let players = config
         .players
         .unwrap_or_else(|| bots.clamp(*counts.start(), (*counts.end()).min(4)));
@@ -122,11 +133,83 @@ pub fn players<G: Game>(config: &TournamentConfig) -> Result<usize, TournamentEr
     Ok(players)
 }
 
+/// The Nava schedule's checks of the field and the game; 4 players.
+fn nava_players<G: Game>(config: &TournamentConfig) -> Result<usize, TournamentError> {
+    let counts = G::player_counts();
+    let refuse = |message: String| Err(TournamentError::Nava(message));
+    if !(counts.contains(&3) && counts.contains(&4)) {
+        return refuse(format!(
+            "the Nava schedule seats tables of 4 and 3; {} is played by {} to {}",
+            G::NAME,
+            counts.start(),
+            counts.end()
+        ));
+    }
+    if config.bots.len() < MIN_BOTS {
+        return refuse(format!(
+            "the Nava schedule needs at least {MIN_BOTS} bots; {} were given",
+            config.bots.len()
+        ));
+    }
+    if config.players.is_some_and(|p| p != 4) {
+        return refuse(
+            "the Nava schedule sets the players (tables of 4, and of 3 with a BYE): leave out --players"
+                .into(),
+        );
+    }
+    if config.matches.is_some() {
+        return refuse(
+            "a Nava tournament plays rounds × tables × hands matches: leave out --matches and set --rounds and --hands"
+                .into(),
+        );
+    }
+    let nava = config.nava.unwrap_or_default();
+    if !ROUNDS.contains(&nava.rounds) || !HANDS.contains(&nava.hands) {
+        return refuse(format!(
+            "a Nava tournament has {} to {} rounds of {} to {} hands, not {} of {}",
+            ROUNDS.start(),
+            ROUNDS.end(),
+            HANDS.start(),
+            HANDS.end(),
+            nava.rounds,
+            nava.hands
+        ));
+    }
+    Ok(4)
+}
+
+/// The game options as played: `config`'s, and for the Nava schedule the game's
+/// [event defaults](Game::event_option_defaults) for the keys they leave out.
+fn played_options<G: Game>(config: &TournamentConfig) -> serde_json::Value {
+    let mut options = config.options.clone();
+    if config.schedule != ScheduleKind::Nava {
+        return options;
+    }
+    let defaults = G::event_option_defaults();
+    if defaults.is_empty() {
+        return options;
+    }
+    if options.is_null() {
+        options = serde_json::Value::Object(serde_json::Map::new());
+    }
+    if let Some(map) = options.as_object_mut() {
+        for (key, value) in defaults {
+            map.entry(key).or_insert(value);
+        }
+    }
+    options
+}
+
 /// What `tournament.json` records of `config`: every setting that changes results.
-fn meta<G: Game>(config: &TournamentConfig, players: usize, matches: u64) -> TournamentMeta {
+fn meta<G: Game>(
+    config: &TournamentConfig,
+    options: serde_json::Value,
+    players: usize,
+    matches: u64,
+) -> TournamentMeta {
     TournamentMeta {
         game: G::NAME.to_string(),
-        options: config.options.clone(),
+        options,
         bots: config
             .bots
             .iter()
@@ -140,8 +223,9 @@ fn meta<G: Game>(config: &TournamentConfig, players: usize, matches: u64) -> Tou
             })
             .collect(),
         players,
-        format: config.format,
-        candidate: (config.format == schedule::Format::Gauntlet)
+        schedule: config.schedule,
+        nava: (config.schedule == ScheduleKind::Nava).then(|| config.nava.unwrap_or_default()),
+        candidate: (config.schedule == ScheduleKind::Gauntlet)
             .then(|| config.bots[config.candidate].name.clone()),
         matches,
         seed: config.seed,
@@ -158,31 +242,35 @@ async fn run_game<G: Game>(
 ) -> Result<Outcome, TournamentError> {
     let players = players::<G>(config)?;
     config.bots.iter().try_for_each(|b| b.check::<G>())?;
+    let options_json = played_options::<G>(config);
     let options: G::Options =
-        serde_json::from_value(config.options.clone()).map_err(|e| TournamentError::Options {
+        serde_json::from_value(options_json.clone()).map_err(|e| TournamentError::Options {
             game: G::NAME,
             message: e.to_string(),
         })?;
-    let schedule = config.format.schedule();
+    let schedule = config.schedule.schedule();
     let bots = config.bots.len();
-    let matches = config
-        .matches
-        .unwrap_or_else(|| schedule.cycle_length(bots, players));
-    let unit = schedule.balanced_unit(bots, players);
-    let mut scheduled = schedule.build(&ScheduleSpec {
-        format: config.format,
+    let mut spec = ScheduleSpec {
+        kind: config.schedule,
         bots,
         players,
-        matches,
+        matches: 0,
         seed: config.seed,
         duplicate: config.duplicate,
         candidate: config.candidate,
-    });
+        nava: (config.schedule == ScheduleKind::Nava).then(|| config.nava.unwrap_or_default()),
+    };
+    let matches = config
+        .matches
+        .unwrap_or_else(|| schedule.cycle_length(&spec));
+    spec.matches = matches;
+    let unit = schedule.balanced_unit(&spec);
+    let mut scheduled = schedule.build(&spec);
     if let Some((k, n)) = config.shard {
         scheduled.retain(|m| m.id % n == k);
     }
     let share = scheduled.len() as u64;
-    let meta = meta::<G>(config, players, matches);
+    let meta = meta::<G>(config, options_json, players, matches);
     let (mut file, done) = ResultsFile::open(&config.out, &meta, config.resume)?;
     scheduled.retain(|m| !done.contains_key(&m.id));
     let stderr_dir = config.out.join("stderr");
@@ -204,6 +292,7 @@ async fn run_game<G: Game>(
         jobs: config.jobs,
         seed: config.seed,
         out: config.out.clone(),
+        nava: spec.nava,
         unbalanced: (matches % unit != 0).then_some(unit),
     });
     let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();

@@ -5,7 +5,7 @@ use super::*;
 use crate::seat::{BotSpec, Launch, ProcessOptions};
 use engine::GameKind;
 
-fn config(out: &std::path::Path, format: Format, matches: u64) -> TournamentConfig {
+fn config(out: &std::path::Path, schedule: ScheduleKind, matches: u64) -> TournamentConfig {
     let bot = |name: &str, builtin: &str| {
         BotSpec::new(Some(name.into()), Launch::Builtin(builtin.into())).expect("a valid bot")
     };
@@ -21,8 +21,9 @@ fn config(out: &std::path::Path, format: Format, matches: u64) -> TournamentConf
         players: Some(3),
         matches: Some(matches),
         seed: 11,
-        format,
+        schedule,
         candidate: 0,
+        nava: None,
         duplicate: true,
         shard: None,
         resume: false,
@@ -100,7 +101,7 @@ fn matches_file(out: &std::path::Path) -> Vec<String> {
 #[test]
 fn a_run_reports_every_match_then_the_leaderboard_it_returns() {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let config = config(dir.path(), Format::RoundRobin, 18);
+    let config = config(dir.path(), ScheduleKind::RoundRobin, 18);
     let mut kept = Kept::default();
     let outcome = runtime()
         .block_on(run(&config, &mut kept, std::future::pending()))
@@ -133,14 +134,14 @@ fn an_interrupted_run_keeps_what_it_wrote_and_a_resume_finishes_the_same_tournam
     let whole = tempfile::tempdir().expect("a temporary directory");
     let full = runtime()
         .block_on(run(
-            &config(whole.path(), Format::Gauntlet, 30),
+            &config(whole.path(), ScheduleKind::Gauntlet, 30),
             &mut (),
             std::future::pending(),
         ))
         .expect("the tournament runs");
 
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let mut first = config(dir.path(), Format::Gauntlet, 30);
+    let mut first = config(dir.path(), ScheduleKind::Gauntlet, 30);
     let (stop, stopped) = tokio::sync::oneshot::channel();
     let mut kept = Kept {
         stop_after: Some((3, Some(stop))),
@@ -187,7 +188,7 @@ fn an_interrupted_run_keeps_what_it_wrote_and_a_resume_finishes_the_same_tournam
 fn settings_that_cannot_be_played_are_refused_before_anything_runs() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let target = dir.path().join("out");
-    let mut bad = config(&target, Format::RoundRobin, 3);
+    let mut bad = config(&target, ScheduleKind::RoundRobin, 3);
     bad.players = Some(9);
     let error = runtime()
         .block_on(run(&bad, &mut (), std::future::pending()))

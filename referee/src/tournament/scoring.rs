@@ -1,8 +1,10 @@
 //! How a standings table is scored: a [`Scoring`] turns a tournament's results into its
 //! leaderboard. One module per scoring system; a schedule format names the one it is scored by
-//! ([`Format::scoring`](super::Format::scoring)).
+//! ([`ScheduleKind::scoring`](super::ScheduleKind::scoring)).
 
+use super::nava_standings::nava_standings;
 use super::results::{MatchResult, TournamentMeta};
+use super::schedule::NavaSpec;
 use super::standings::{Leaderboard, compute};
 use engine::{GameKind, UnknownGame};
 use std::collections::BTreeMap;
@@ -18,6 +20,12 @@ pub struct Field<'a> {
     pub bots: &'a [String],
     /// Matches in the whole schedule.
     pub scheduled: u64,
+    /// The tournament seed.
+    pub seed: u64,
+    /// Whether a higher score is better ([`Game::HIGHER_IS_BETTER`](engine::Game::HIGHER_IS_BETTER)).
+    pub higher_is_better: bool,
+    /// A Nava tournament's rounds and hands.
+    pub nava: Option<NavaSpec>,
 }
 
 /// A scoring system for a tournament's standings.
@@ -44,6 +52,42 @@ impl Scoring for WengLin {
     }
 }
 
+/// Victory Points by table and round, summed; ties broken by difference VP, then by match
+/// points ([`nava_standings`]). The usual columns (matches, faults, decision times, ratings)
+/// stay, in the VP order.
+pub struct NavaVp;
+
+impl Scoring for NavaVp {
+    fn leaderboard(&self, field: &Field<'_>, results: &[&MatchResult]) -> Leaderboard {
+        let board = WengLin.leaderboard(field, results);
+        let Some(nava) = field.nava else {
+            return board;
+        };
+        let vp = nava_standings(
+            field.bots,
+            field.seed,
+            nava,
+            field.higher_is_better,
+            results,
+        );
+        let order: Vec<usize> = vp
+            .rows
+            .iter()
+            .map(|row| {
+                board
+                    .standings
+                    .iter()
+                    .position(|s| s.bot == row.bot)
+                    .expect("every bot has a standing")
+            })
+            .collect();
+        let ranks: Vec<usize> = vp.rows.iter().map(|row| row.rank).collect();
+        let mut board = board.reordered(&order, &ranks);
+        board.nava = Some(vp);
+        board
+    }
+}
+
 /// The leaderboard of the tournament `meta` describes, from its `results`, scored as its
 /// format is.
 ///
@@ -55,7 +99,8 @@ pub fn leaderboard(
 ) -> Result<Leaderboard, UnknownGame> {
     use engine::Game;
     let kind = GameKind::from_name(&meta.game)?;
-    let score_name = engine::with_game!(kind, G => G::SCORE_NAME);
+    let (score_name, higher_is_better) =
+        engine::with_game!(kind, G => (G::SCORE_NAME, G::HIGHER_IS_BETTER));
     let bots: Vec<String> = meta.bots.iter().map(|b| b.name.clone()).collect();
     let refs: Vec<&MatchResult> = results.values().collect();
     let field = Field {
@@ -63,6 +108,9 @@ pub fn leaderboard(
         score_name,
         bots: &bots,
         scheduled: meta.matches,
+        seed: meta.seed,
+        higher_is_better,
+        nava: meta.nava,
     };
-    Ok(meta.format.scoring().leaderboard(&field, &refs))
+    Ok(meta.schedule.scoring().leaderboard(&field, &refs))
 }

@@ -81,6 +81,35 @@ pub struct Leaderboard {
     pub standings: Vec<Standing>,
     /// `head_to_head[i][j]`: bot `standings[i]` against bot `standings[j]`.
     pub head_to_head: Vec<Vec<HeadToHead>>,
+    /// A Nava tournament's Victory Points, in the order of `standings` (which then ranks by
+    /// them); `None` for the other formats.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nava: Option<super::nava_standings::NavaStandings>,
+}
+
+impl Leaderboard {
+    /// The same leaderboard with its bots in `order` (indices into `standings`, best first)
+    /// and ranked `ranks`.
+    pub fn reordered(mut self, order: &[usize], ranks: &[usize]) -> Leaderboard {
+        let mut standings: Vec<Option<Standing>> = std::mem::take(&mut self.standings)
+            .into_iter()
+            .map(Some)
+            .collect();
+        self.standings = order
+            .iter()
+            .zip(ranks)
+            .map(|(&i, &rank)| {
+                let mut s = standings[i].take().expect("each bot once");
+                s.rank = rank;
+                s
+            })
+            .collect();
+        self.head_to_head = order
+            .iter()
+            .map(|&i| order.iter().map(|&j| self.head_to_head[i][j]).collect())
+            .collect();
+        self
+    }
 }
 
 #[derive(Default)]
@@ -187,6 +216,7 @@ pub fn compute(
             })
             .collect(),
         head_to_head: meetings.table(&order),
+        nava: None,
     }
 }
 

@@ -7,8 +7,8 @@ use super::{Schedule, ScheduleSpec, ScheduledMatch, binomial, feasible, rotated}
 pub struct Gauntlet;
 
 impl Schedule for Gauntlet {
-    fn cycle_length(&self, bots: usize, players: usize) -> u64 {
-        binomial(bots - 1, players - 1).saturating_mul(players as u64)
+    fn cycle_length(&self, spec: &ScheduleSpec) -> u64 {
+        binomial(spec.bots - 1, spec.players - 1).saturating_mul(spec.players as u64)
     }
 
     fn build(&self, spec: &ScheduleSpec) -> Vec<ScheduledMatch> {

@@ -1,25 +1,29 @@
 //! The schedule of a tournament: which bots play which seats of which match, with which seed.
 //!
 //! A format is a [`Schedule`]: one module per format, each building the whole list of matches
-//! from a [`ScheduleSpec`]. The three formats here build *groups*: a set of P bots played P
-//! times, rotated so that each sits in every seat once ([`rotated`]). The matches of a group
-//! share one deal seed when duplicate play is on (the same chance, the bots rotated through the
-//! seats), so that luck of the deal cancels out in the group's statistics. A match's id is its
+//! from a [`ScheduleSpec`]. The round-robin, sampled and gauntlet formats build *groups*: a
+//! set of P bots played P times, rotated so that each sits in every seat once ([`rotated`]).
+//! The matches of a group share one deal seed when duplicate play is on (the same chance, the
+//! bots rotated through the seats), so that luck of the deal cancels out in the group's
+//! statistics. The Nava format ([`nava`]) seats the field at tables instead; its group is a
+//! hand, played with the same deal at every table. A match's id is its
 //! position in the schedule; its seed is derived from the tournament seed and its group, so any
 //! match can be replayed alone with `referee match`.
 
 mod combinations;
 mod gauntlet;
+pub mod nava;
 mod round_robin;
 mod sampled;
 #[cfg(test)]
 mod tests;
 
-use super::scoring::{Scoring, WengLin};
+use super::scoring::{NavaVp, Scoring, WengLin};
 use engine::seed;
 use serde::{Deserialize, Serialize};
 
 pub use gauntlet::Gauntlet;
+pub use nava::{Nava, NavaPlace, NavaSpec};
 pub use round_robin::RoundRobin;
 pub use sampled::Sampled;
 
@@ -27,7 +31,7 @@ pub use sampled::Sampled;
 /// TOML file and on the command line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Format {
+pub enum ScheduleKind {
     /// Every P-subset of the bots, in turn, each rotated through the seats ([`RoundRobin`]).
     #[default]
     RoundRobin,
@@ -35,35 +39,41 @@ pub enum Format {
     Sampled,
     /// One candidate against every (P−1)-subset of the others, in turn ([`Gauntlet`]).
     Gauntlet,
+    /// Tables of 4 and 3, rounds of hands, the Nava movement between rounds ([`Nava`]),
+    /// scored in Victory Points.
+    Nava,
 }
 
-impl Format {
+impl ScheduleKind {
     /// The schedule of this format.
     pub fn schedule(self) -> &'static dyn Schedule {
         match self {
-            Format::RoundRobin => &RoundRobin,
-            Format::Sampled => &Sampled,
-            Format::Gauntlet => &Gauntlet,
+            ScheduleKind::RoundRobin => &RoundRobin,
+            ScheduleKind::Sampled => &Sampled,
+            ScheduleKind::Gauntlet => &Gauntlet,
+            ScheduleKind::Nava => &Nava,
         }
     }
 
     /// How a tournament of this format is ranked.
     pub fn scoring(self) -> &'static dyn Scoring {
         match self {
-            Format::RoundRobin | Format::Sampled | Format::Gauntlet => &WengLin,
+            ScheduleKind::RoundRobin | ScheduleKind::Sampled | ScheduleKind::Gauntlet => &WengLin,
+            ScheduleKind::Nava => &NavaVp,
         }
     }
 }
 
 /// A tournament format: how the field is seated, match by match.
 pub trait Schedule: Sync {
-    /// Matches in one full cycle of the format (the default length of a tournament).
-    fn cycle_length(&self, bots: usize, players: usize) -> u64;
+    /// Matches in one full cycle of the format (the default length of a tournament; `spec`'s
+    /// own `matches` is not read).
+    fn cycle_length(&self, spec: &ScheduleSpec) -> u64;
 
     /// The matches a tournament's length should be a multiple of for every bot to sit equally
     /// often in every seat (a whole cycle unless the format says otherwise).
-    fn balanced_unit(&self, bots: usize, players: usize) -> u64 {
-        self.cycle_length(bots, players)
+    fn balanced_unit(&self, spec: &ScheduleSpec) -> u64 {
+        self.cycle_length(spec)
     }
 
     /// The first `spec.matches` matches of the schedule, ids from 0 in order. Deterministic:
@@ -88,7 +98,7 @@ pub struct ScheduledMatch {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScheduleSpec {
     /// The format.
-    pub format: Format,
+    pub kind: ScheduleKind,
     /// Number of bots.
     pub bots: usize,
     /// Players per match.
@@ -101,16 +111,19 @@ pub struct ScheduleSpec {
     pub duplicate: bool,
     /// The gauntlet's candidate (a bot index; 0 for other formats).
     pub candidate: usize,
+    /// The Nava schedule's rounds and hands (`None` for other formats).
+    pub nava: Option<NavaSpec>,
 }
 
-/// Builds the schedule of `spec.format`.
+/// Builds the schedule of `spec.kind`.
 pub fn build(spec: &ScheduleSpec) -> Vec<ScheduledMatch> {
-    spec.format.schedule().build(spec)
+    spec.kind.schedule().build(spec)
 }
 
-/// Matches in a full cycle of `format` (a round-robin or gauntlet is fairest in whole cycles).
-pub fn cycle_length(format: Format, bots: usize, players: usize) -> u64 {
-    format.schedule().cycle_length(bots, players)
+/// Matches in a full cycle of `spec`'s schedule (a round-robin or gauntlet is fairest in whole
+/// cycles; a Nava tournament is one cycle).
+pub fn cycle_length(spec: &ScheduleSpec) -> u64 {
+    spec.kind.schedule().cycle_length(spec)
 }
 
 /// The first `spec.matches` matches made of `groups`: each group (bot indices, sorted) played
@@ -130,20 +143,26 @@ pub fn rotated(
                 break;
             }
             let seats = (0..p).map(|s| group[(s + rotation) % p]).collect();
-            let seed = if spec.duplicate {
-                seed::derive(spec.seed, "group", g as u64)
-            } else {
-                seed::derive(spec.seed, "match", id)
-            };
-            schedule.push(ScheduledMatch {
-                id,
-                group: g as u64,
-                seats,
-                seed,
-            });
+            schedule.push(scheduled(spec, id, g as u64, seats));
         }
     }
     schedule
+}
+
+/// Match `id` of duplicate group `group`, seating `seats`: its seed is the group's with
+/// duplicate play, the match's own without.
+fn scheduled(spec: &ScheduleSpec, id: u64, group: u64, seats: Vec<usize>) -> ScheduledMatch {
+    let seed = if spec.duplicate {
+        seed::derive(spec.seed, "group", group)
+    } else {
+        seed::derive(spec.seed, "match", id)
+    };
+    ScheduledMatch {
+        id,
+        group,
+        seats,
+        seed,
+    }
 }
 
 /// `n` choose `k`, exact while it fits in a `u64`, saturating beyond (a cycle no tournament

@@ -8,8 +8,8 @@ use super::{Schedule, ScheduleSpec, ScheduledMatch, binomial, feasible, rotated}
 pub struct RoundRobin;
 
 impl Schedule for RoundRobin {
-    fn cycle_length(&self, bots: usize, players: usize) -> u64 {
-        binomial(bots, players).saturating_mul(players as u64)
+    fn cycle_length(&self, spec: &ScheduleSpec) -> u64 {
+        binomial(spec.bots, spec.players).saturating_mul(spec.players as u64)
     }
 
     fn build(&self, spec: &ScheduleSpec) -> Vec<ScheduledMatch> {

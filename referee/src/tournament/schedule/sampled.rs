@@ -10,14 +10,14 @@ use rand::seq::SliceRandom;
 pub struct Sampled;
 
 impl Schedule for Sampled {
-    fn cycle_length(&self, bots: usize, players: usize) -> u64 {
+    fn cycle_length(&self, spec: &ScheduleSpec) -> u64 {
         // As many groups as bots: each bot plays in about `players` groups.
-        (bots as u64).saturating_mul(players as u64)
+        (spec.bots as u64).saturating_mul(spec.players as u64)
     }
 
-    fn balanced_unit(&self, _bots: usize, players: usize) -> u64 {
+    fn balanced_unit(&self, spec: &ScheduleSpec) -> u64 {
         // Every group seats each of its bots once in every seat.
-        players as u64
+        spec.players as u64
     }
 
     fn build(&self, spec: &ScheduleSpec) -> Vec<ScheduledMatch> {
