@@ -8,6 +8,7 @@
 //! [`schema`] (the JSON Schemas), [`bench`] (measurements), and [`cli`] (the `referee` command). See `docs/architecture.md`.
 #![warn(missing_docs)]
 
+pub mod affinity;
 pub mod bench;
 pub mod check;
 pub mod cli;

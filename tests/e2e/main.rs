@@ -10,6 +10,7 @@ mod cli_errors;
 mod determinism;
 mod doc_code;
 mod every_game;
+mod fair_cpu;
 mod faults;
 mod lifecycle;
 mod machiavelli;

@@ -86,14 +86,14 @@ pub fn builtin_games_per_second_parallel<G: Game>(
     jobs: usize,
     pin: bool,
 ) -> f64 {
-    let cores = crate::tournament::affinity::allowed_cores();
+    let cores = crate::affinity::allowed_cores();
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..jobs)
             .map(|w| {
                 let core = (pin && !cores.is_empty()).then(|| cores[w % cores.len()]);
                 scope.spawn(move || {
                     if let Some(core) = core {
-                        crate::tournament::affinity::pin_current_thread(core);
+                        crate::affinity::pin_current_thread(core);
                     }
                     builtin_games_per_second::<G>(players, budget)
                 })

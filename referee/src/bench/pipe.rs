@@ -1,7 +1,7 @@
 //! The physical limit: a request/response over pipes between this process and a child
 //! (`referee bench-pong`, a built-in echo), with both pinned to one core or to two.
 
-use crate::tournament::affinity;
+use crate::affinity;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::Instant;

@@ -4,9 +4,9 @@
 use super::Failure;
 use super::args::BenchArgs;
 use super::output::outln;
+use crate::affinity::allowed_cores;
 use crate::bench::{self, BotRun, pipe};
 use crate::seat::BotSpec;
-use crate::tournament::affinity::allowed_cores;
 use engine::Game;
 use engine::vabanque::Vabanque;
 use protocol::ExitCode;

@@ -59,6 +59,10 @@ pub struct SettingsArgs {
     /// Largest file a bot may write, in MiB, 0 for none [default: 256].
     #[arg(long, value_name = "MIB")]
     pub file_mb: Option<u64>,
+    /// CPU quota of all of a bot's processes together, in percent of one core, 0 for none
+    /// [default: 100 where a control group can enforce it].
+    #[arg(long, value_name = "PERCENT")]
+    pub cpu_percent: Option<u64>,
 }
 
 impl SettingsArgs {
@@ -96,6 +100,7 @@ impl SettingsArgs {
             cpu_s: self.cpu_s.or(other.cpu_s),
             processes: self.processes.or(other.processes),
             file_mb: self.file_mb.or(other.file_mb),
+            cpu_percent: self.cpu_percent.or(other.cpu_percent),
         }
     }
 
@@ -119,6 +124,7 @@ impl SettingsArgs {
                 cpu_s: self.cpu_s,
                 processes: self.processes,
                 file_mb: self.file_mb,
+                cpu_percent: self.cpu_percent,
             },
             workdir,
         }
@@ -187,9 +193,10 @@ pub(super) fn process_options(
     if let Some(warning) = warning {
         eprintln!("referee: {warning}");
     }
-    if has_processes && !crate::seat::cgroup::available() {
+    if has_processes {
         eprintln!(
-            "referee: warning: no control group can be made here: a bot's memory is limited only if memory_mb is set (by RLIMIT_AS), its processes only by RLIMIT_NPROC (see docs/security.md)"
+            "referee: {}",
+            crate::seat::cgroup::describe(crate::seat::cgroup::mechanisms())
         );
     }
     // A bot's working directory inside a hidden path would be hidden from the bot itself.

@@ -12,6 +12,8 @@ pub const DEFAULT_MEMORY_MB: u64 = 2048;
 pub const DEFAULT_PROCESSES: u64 = 256;
 /// Default largest file a bot may write, in MiB.
 pub const DEFAULT_FILE_MB: u64 = 256;
+/// Default CPU quota of a bot's processes together, in percent of one core.
+pub const DEFAULT_CPU_PERCENT: u64 = 100;
 
 /// A bot's resource limits as configured; `None` means the default, `Some(0)` no limit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -24,6 +26,10 @@ pub struct ResourceLimits {
     pub processes: Option<u64>,
     /// Largest file written, in MiB [default: 256]; also the size of the sandbox's `/tmp`.
     pub file_mb: Option<u64>,
+    /// CPU quota of all the bot's processes together, in percent of one core [default: 100,
+    /// where a control group can enforce it].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_percent: Option<u64>,
 }
 
 fn limit(value: Option<u64>, default: u64) -> Option<u64> {
@@ -47,6 +53,11 @@ impl ResourceLimits {
     /// The file-size limit in bytes, if any.
     pub fn file_bytes(&self) -> Option<u64> {
         limit(self.file_mb, DEFAULT_FILE_MB).map(|mb| mb << 20)
+    }
+
+    /// The CPU quota in percent of one core, if any.
+    pub fn cpu_percent(&self) -> Option<u64> {
+        limit(self.cpu_percent, DEFAULT_CPU_PERCENT)
     }
 
     /// The CPU-time limit in seconds, if any.
@@ -120,6 +131,7 @@ mod tests {
             processes: Some(32),
             cpu_s: Some(5),
             file_mb: Some(0),
+            cpu_percent: None,
         };
         let r = explicit.rlimits(false);
         assert!(r.contains(&(libc::RLIMIT_AS, 512 << 20)));

@@ -9,7 +9,7 @@
 //! dropped, so no child outlives the referee.
 
 use super::Fault;
-use super::cgroup::BotCgroup;
+use super::cgroup::{BotCgroup, GroupLimits};
 use super::limits::{self, ResourceLimits, RlimitResource};
 use super::memory::{self, PeakMemory};
 use super::procfs;
@@ -124,7 +124,13 @@ impl ProcessBot {
             return Err(Fault::new(FaultKind::SpawnFailed, "empty command"));
         }
         let limits = options.limits;
-        let cgroup = BotCgroup::create(limits.memory_bytes(), limits.processes());
+        let cgroup = BotCgroup::create(&GroupLimits {
+            memory_bytes: limits.memory_bytes(),
+            processes: limits.processes(),
+            cpu_percent: limits.cpu_percent(),
+            // The cores of the thread starting it: a pinned worker's core.
+            cores: crate::affinity::allowed_cores(),
+        });
         let rlimits = limits.rlimits(cgroup.is_some());
         let wrapped = options.sandbox.wrap(
             command,

@@ -4,7 +4,6 @@
 //! [`run`] plays a whole tournament from a [`TournamentConfig`] and reports to a [`Reporter`];
 //! a format is a [`Schedule`] (one module per format in [`schedule`]) ranked by a [`Scoring`].
 
-pub mod affinity;
 mod config;
 pub mod nava;
 pub mod nava_standings;

@@ -16,9 +16,9 @@
 //! which can depend on `-j`: bots must stay until `goodbye`.) Results go to the coordinator over
 //! a channel, as each finishes.
 
-use super::affinity;
 use super::results::MatchResult;
 use super::schedule::ScheduledMatch;
+use crate::affinity;
 use crate::runner::{
     MatchLog, MatchSettings, Player, RunError, play_match, shutdown_players, start_players,
 };

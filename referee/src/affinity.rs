@@ -1,5 +1,6 @@
 //! Pinning a worker thread to one core (`sched_setaffinity`): the bot processes it starts
-//! inherit the pin, so a match's referee work and its bots share that core.
+//! inherit the pin, so a match's referee work and its bots share that core, and their cpuset
+//! (`seat::cgroup`) is made of the cores the starting thread may run on.
 
 /// The cores this process may run on, in order.
 pub fn allowed_cores() -> Vec<usize> {
