@@ -4,7 +4,7 @@
 
 use super::Failure;
 use crate::runner::{FaultPolicy, Penalty};
-use crate::seat::{BotSettings, ResourceLimits, SandboxMode, TimeControl};
+use crate::seat::{BotSettings, ResourceLimits, SandboxMode, TimeBasis, TimeControl};
 use clap::Args;
 use protocol::Limits;
 use serde::Deserialize;
@@ -63,6 +63,13 @@ pub struct SettingsArgs {
     /// [default: 100 where a control group can enforce it].
     #[arg(long, value_name = "PERCENT")]
     pub cpu_percent: Option<u64>,
+    /// What the time limit is charged on: `wall`, or `cpu` (the CPU time of the bot's
+    /// processes, with a wall-clock cap of 3 times the limit) [default: wall].
+    #[arg(long, value_enum)]
+    pub time_basis: Option<TimeBasis>,
+    /// Freeze a bot's processes while it is not on move [default: false].
+    #[arg(long, value_name = "BOOL")]
+    pub turn_isolation: Option<bool>,
 }
 
 impl SettingsArgs {
@@ -101,6 +108,8 @@ impl SettingsArgs {
             processes: self.processes.or(other.processes),
             file_mb: self.file_mb.or(other.file_mb),
             cpu_percent: self.cpu_percent.or(other.cpu_percent),
+            time_basis: self.time_basis.or(other.time_basis),
+            turn_isolation: self.turn_isolation.or(other.turn_isolation),
         }
     }
 
@@ -118,6 +127,8 @@ impl SettingsArgs {
                 },
                 overruns: self.overruns.unwrap_or(0),
                 overrun_ms: self.overrun_ms.unwrap_or(decision_ms / 10),
+                basis: self.time_basis.unwrap_or_default(),
+                isolate: self.turn_isolation.unwrap_or(false),
             },
             limits: ResourceLimits {
                 memory_mb: self.memory_mb,

@@ -177,6 +177,7 @@ async fn a_soft_overrun_covers_one_late_reply_and_a_bank_names_its_limit() {
         },
         overruns: 1,
         overrun_ms: 50,
+        ..TimeControl::default()
     };
     // 120 ms: an overrun (130 ms left in the bank); 120 ms again: no overrun left, a timeout
     // at 100 ms (30 ms left); then 20 ms, within the 30 ms the bank has left.

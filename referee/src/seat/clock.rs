@@ -9,6 +9,31 @@
 use protocol::Limits;
 use std::time::Duration;
 
+/// What a decision's time limit is charged on.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeBasis {
+    /// Wall time from the request written to the reply read.
+    #[default]
+    Wall,
+    /// The CPU time all of the bot's processes used meanwhile (from its control group), with a
+    /// wall-clock cap of [`CPU_WALL_CAP`] times the limit for a bot that blocks.
+    Cpu,
+}
+
+/// Under [`TimeBasis::Cpu`], how many times its limit a decision may take in wall time.
+pub const CPU_WALL_CAP: u32 = 3;
+
 /// A bot's time control (see `docs/time-controls.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeControl {
@@ -18,6 +43,10 @@ pub struct TimeControl {
     pub overruns: u32,
     /// How late a tolerated reply may be, in milliseconds.
     pub overrun_ms: u64,
+    /// What the limit is charged on.
+    pub basis: TimeBasis,
+    /// Turn isolation: the bot's processes are frozen while it is not on move.
+    pub isolate: bool,
 }
 
 impl Default for TimeControl {
@@ -26,6 +55,8 @@ impl Default for TimeControl {
             limits: Limits::new(10_000, 1000),
             overruns: 0,
             overrun_ms: 0,
+            basis: TimeBasis::Wall,
+            isolate: false,
         }
     }
 }

@@ -21,7 +21,7 @@ mod stderr;
 mod talker;
 mod wire;
 
-pub use clock::{Allowance, Clock, TimeControl, Timing};
+pub use clock::{Allowance, CPU_WALL_CAP, Clock, TimeBasis, TimeControl, Timing};
 pub use fault::Fault;
 pub use limits::ResourceLimits;
 pub use memory::PeakMemory;

@@ -267,6 +267,17 @@ impl ProcessBot {
         procfs::threads(self.pid as i32, members)
     }
 
+    /// The CPU time all of the bot's processes have used so far, where its control group
+    /// accounts it.
+    pub fn cpu_time(&self) -> Option<Duration> {
+        self.cgroup.as_ref().and_then(BotCgroup::cpu_time)
+    }
+
+    /// Freezes (`true`) or thaws every process of the bot; whether it could.
+    pub fn freeze(&self, frozen: bool) -> bool {
+        self.cgroup.as_ref().is_some_and(|g| g.freeze(frozen))
+    }
+
     /// The most memory the bot has held so far: the largest peak resident set among its
     /// running processes (read it before the bot exits) and its control group's peak.
     pub fn peak_memory(&self) -> PeakMemory {

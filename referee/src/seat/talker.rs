@@ -88,6 +88,23 @@ impl Talker<'_> {
         }
     }
 
+    /// The CPU time of all the bot's processes so far ([`ProcessBot::cpu_time`]); `None` for a
+    /// script, or without a CPU-accounting control group.
+    pub fn cpu_time(&self) -> Option<Duration> {
+        match self {
+            Talker::Process(bot) => bot.cpu_time(),
+            Talker::Scripted(_) => None,
+        }
+    }
+
+    /// Freezes or thaws the bot's processes ([`ProcessBot::freeze`]); a script is never frozen.
+    pub fn freeze(&self, frozen: bool) -> bool {
+        match self {
+            Talker::Process(bot) => bot.freeze(frozen),
+            Talker::Scripted(_) => false,
+        }
+    }
+
     /// Stops the bot at once ([`ProcessBot::kill`]).
     pub async fn kill(&mut self) {
         match self {

@@ -44,6 +44,16 @@ pub struct MetaBot {
     pub overrun_ms: u64,
     /// Its resource limits as configured.
     pub resources: crate::seat::ResourceLimits,
+    /// What its time limit is charged on (absent: wall time).
+    #[serde(default, skip_serializing_if = "is_wall")]
+    pub time_basis: crate::seat::TimeBasis,
+    /// Whether its processes are frozen while it is not on move.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub turn_isolation: bool,
+}
+
+fn is_wall(basis: &crate::seat::TimeBasis) -> bool {
+    *basis == crate::seat::TimeBasis::Wall
 }
 
 /// What a tournament plays: every setting that changes results. Resume and merge refuse

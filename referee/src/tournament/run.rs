@@ -220,6 +220,8 @@ fn meta<G: Game>(
                 overruns: b.settings.time.overruns,
                 overrun_ms: b.settings.time.overrun_ms,
                 resources: b.settings.limits,
+                time_basis: b.settings.time.basis,
+                turn_isolation: b.settings.time.isolate,
             })
             .collect(),
         players,
