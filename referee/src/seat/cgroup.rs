@@ -490,6 +490,14 @@ impl BotCgroup {
         }
     }
 
+    /// Moves process `pid` (already running) into every group of the bot: for tests and
+    /// benchmarks (a bot joins its groups before it runs, through [`BotCgroup::join_fds`]).
+    pub fn adopt(&self, pid: u32) -> bool {
+        self.dirs
+            .iter()
+            .all(|dir| fs::write(dir.join("cgroup.procs"), pid.to_string()).is_ok())
+    }
+
     /// The descriptors the child writes `0` to (joining the groups) between fork and exec.
     pub fn join_fds(&self) -> Vec<RawFd> {
         self.procs.iter().map(|f| f.as_raw_fd()).collect()
@@ -618,9 +626,7 @@ mod tests {
             .stdout(Stdio::null())
             .spawn()
             .unwrap();
-        for dir in &group.dirs {
-            fs::write(dir.join("cgroup.procs"), child.id().to_string()).unwrap();
-        }
+        assert!(group.adopt(child.id()));
         child
     }
 
