@@ -12,6 +12,7 @@ mod doc_code;
 mod every_game;
 mod faults;
 mod lifecycle;
+mod lines_and_environment;
 mod machiavelli;
 mod matches;
 mod nava;
