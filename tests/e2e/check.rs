@@ -217,7 +217,7 @@ fn each_broken_bot_fails_the_right_item() {
             "id_echo",
             "\"id\": 1000",
         ),
-        ("double.py", &[], "id_echo", "while request"),
+        ("double.py", &[], "id_echo", "before request 1 was written"),
         (
             "illegal.py",
             &[],
@@ -399,8 +399,8 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
                 ("forward_compat", "pass", ""),
             ],
         ),
-        // A wrong id leaves the request to time out: that is the id's fault, not time's. (The
-        // reply with the wrong id must come within the limit to be seen at its own request.)
+        // A wrong id is the answer to the request: the id's fault, and no timeout. (The reply
+        // with the wrong id must come within the limit to be seen at its own request.)
         (
             "wrong_id.py",
             &["--time-limit-ms", SHORT_LIMIT_MS],
@@ -408,7 +408,7 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
                 (
                     "id_echo",
                     "fail",
-                    "then timed out (counted here, not under time)",
+                    "3 faults; the first at request 0 (chip, match 1)",
                 ),
                 ("time", "pass", ""),
             ],
@@ -422,9 +422,10 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
                 ("stdout", "fail", "line-length cap of 1 MiB"),
             ],
         ),
-        // Phases never asked because the bot was stopped are not run, not failed.
+        // Phases never asked because the bot was stopped are not run, not failed: a line after
+        // each answer is stray, the next answer still counts, and the third line stops it.
         (
-            "debug_print.py",
+            "last_words.py print-after-answers 1",
             &[],
             &[
                 (
@@ -432,6 +433,15 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
                     "not_run",
                     "never asked: the bot was stopped in match 1",
                 ),
+                ("stdout", "fail", ""),
+            ],
+        ),
+        // A debug line before each answer is the answer: the phase asked never got one.
+        (
+            "debug_print.py",
+            &[],
+            &[
+                ("phases", "fail", "chip: no answer accepted in 3 requests"),
                 ("stdout", "fail", ""),
             ],
         ),

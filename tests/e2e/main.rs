@@ -13,6 +13,7 @@ mod every_game;
 mod fair_cpu;
 mod faults;
 mod lifecycle;
+mod lines_and_environment;
 mod machiavelli;
 mod matches;
 mod nava;

@@ -55,18 +55,24 @@ pub fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// The environment variable that marks every process a test's referee starts: bots inherit
-/// it, and so do their descendants, sandboxed or not, whatever their pid namespace.
-const MARK_VAR: &str = "REFEREE_TEST_MARK";
+/// The environment variable that marks every process a test's referee starts. Bots get only a
+/// few of the referee's variables, so the referee is told to pass this one on to every bot
+/// (`REFEREE_PASS_ENV`, docs/security.md#the-environment), as it passes `PATH`; their
+/// descendants inherit it from them, sandboxed or not, whatever their pid namespace.
+pub const MARK_VAR: &str = "REFEREE_TEST_MARK";
+
+/// The referee's variable naming the variables of its own it passes on to every bot.
+const PASS_VAR: &str = "REFEREE_PASS_ENV";
 
 /// The referee command, run from the workspace root, with a mark of its own in its environment
-/// (see [`assert_no_marked_survivors`]).
+/// that it passes on to its bots (see [`assert_no_marked_survivors`]).
 pub fn referee() -> Command {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut cmd = Command::new(bin("referee"));
     cmd.current_dir(root())
-        .env(MARK_VAR, format!("{}-{n}", std::process::id()));
+        .env(MARK_VAR, format!("{}-{n}", std::process::id()))
+        .env(PASS_VAR, MARK_VAR);
     cmd
 }
 
@@ -78,12 +84,13 @@ pub fn shell(line: &str, dir: &Path) -> Command {
     let mut cmd = Command::new("sh");
     cmd.args(["-c", line])
         .current_dir(dir)
-        .env(MARK_VAR, format!("{}-sh-{n}", std::process::id()));
+        .env(MARK_VAR, format!("{}-sh-{n}", std::process::id()))
+        .env(PASS_VAR, MARK_VAR);
     cmd
 }
 
 /// The mark of a command made by [`referee`] or [`shell`].
-fn mark_of(cmd: &Command) -> String {
+pub fn mark_of(cmd: &Command) -> String {
     cmd.get_envs()
         .find(|(k, _)| *k == MARK_VAR)
         .and_then(|(_, v)| v)

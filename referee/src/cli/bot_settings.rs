@@ -70,6 +70,47 @@ pub struct SettingsArgs {
     /// Freeze a bot's processes while it is not on move [default: false].
     #[arg(long, value_name = "BOOL")]
     pub turn_isolation: Option<bool>,
+    /// A variable of every bot's environment, which holds only a few of the referee's
+    /// (docs/security.md); repeatable.
+    #[arg(long = "env", value_name = "NAME=VALUE", value_parser = env_flag)]
+    #[serde(default, deserialize_with = "env_table")]
+    pub env: Vec<(String, String)>,
+}
+
+/// A `--env NAME=VALUE` flag.
+fn env_flag(text: &str) -> Result<(String, String), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("{text:?}: expected NAME=VALUE"))?;
+    env_var(name, value)
+}
+
+/// An `env = { NAME = "VALUE" }` table of a config file, in its order.
+fn env_table<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<(String, String)>, D::Error> {
+    let table = toml::Table::deserialize(d)?;
+    table
+        .into_iter()
+        .map(|(name, value)| match value {
+            toml::Value::String(value) => env_var(&name, &value),
+            other => Err(format!(
+                "env: {name} = {other}: a value must be a string (in quotes)"
+            )),
+        })
+        .collect::<Result<_, _>>()
+        .map_err(serde::de::Error::custom)
+}
+
+/// One variable of a bot's environment, checked.
+fn env_var(name: &str, value: &str) -> Result<(String, String), String> {
+    if !crate::seat::environment::is_valid_name(name) {
+        return Err(format!(
+            "env: {name:?} is not a variable name: use letters, digits and '_', not starting with a digit"
+        ));
+    }
+    if value.contains('\0') {
+        return Err(format!("env: the value of {name} holds a NUL byte"));
+    }
+    Ok((name.to_string(), value.to_string()))
 }
 
 impl SettingsArgs {
@@ -93,7 +134,8 @@ impl SettingsArgs {
             })
     }
 
-    /// Each setting from `self`, or else from `other`.
+    /// Each setting from `self`, or else from `other`; the variables of both environments,
+    /// `self`'s over `other`'s.
     pub(super) fn or(&self, other: &SettingsArgs) -> SettingsArgs {
         SettingsArgs {
             time_limit_ms: self.time_limit_ms.or(other.time_limit_ms),
@@ -110,6 +152,7 @@ impl SettingsArgs {
             cpu_percent: self.cpu_percent.or(other.cpu_percent),
             time_basis: self.time_basis.or(other.time_basis),
             turn_isolation: self.turn_isolation.or(other.turn_isolation),
+            env: other.env.iter().chain(&self.env).cloned().collect(),
         }
     }
 
@@ -138,6 +181,7 @@ impl SettingsArgs {
                 cpu_percent: self.cpu_percent,
             },
             workdir,
+            env: self.env.iter().cloned().collect(),
         }
     }
 }

@@ -27,14 +27,19 @@ pub(super) struct DecisionTime {
 pub(super) struct Answer<A> {
     /// The action, or the fault that cost the decision.
     pub action: Result<A, Fault>,
-    /// The lines that were not the reply, each a fault that did not end the wait.
+    /// Stray lines, each a fault that did not cost the decision: lines the bot wrote before
+    /// the request was written.
     pub noise: Vec<Fault>,
     /// How long it took.
     pub time: DecisionTime,
+    /// The request written to the bot (or whose writing failed), which the decision's fault is
+    /// about: `None` for a built-in bot, and when stray lines ended the decision before its
+    /// request was written.
+    pub asked: Option<u64>,
 }
 
-/// Asks the seat to move for its action and checks it. Lines that are not the reply go to the
-/// answer's noise (at most `max_noise`, the faults the bot has left before it is stopped).
+/// Asks the seat to move for its action and checks it. Stray lines go to the answer's noise (at
+/// most `max_noise`, the faults the bot has left before it is stopped).
 pub(super) async fn ask<G: Game>(
     game: &G,
     turn: Turn,
@@ -67,6 +72,7 @@ pub(super) async fn ask<G: Game>(
                 .and_then(|value| parse_reply(game, turn, &value)),
             noise: reply.noise,
             time: reply.time,
+            asked: reply.asked,
         }
     };
     answer.action = answer.action.and_then(|action| check_legal(game, action));
@@ -88,12 +94,13 @@ fn decide_builtin<G: Game>(
             ms: round_ms(started.elapsed()),
             overrun: false,
         },
+        asked: None,
     }
 }
 
 /// Sends request `id` to a bot that speaks the protocol (made by `request` from the time it is
 /// told it has), after whatever is queued for it, and waits for the reply within the seat's
-/// allowance.
+/// allowance. What the bot wrote before the request is written is stray, never the reply.
 async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
     mut bot: Talker<'_>,
     state: &mut SeatState,
@@ -107,13 +114,27 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
         &mut state.pending,
         &ToBot::<V, A, ()>::Request(request(allowance.told_ms())),
     );
+    let mut noise = bot.read_before_request(id, max_noise);
+    if noise.len() >= max_noise || noise.last().is_some_and(|f| f.fault.is_terminal()) {
+        // The bot is stopped by these faults; the last of them is the decision's, and the
+        // request is never written.
+        state.pending.clear();
+        let last = noise.pop().expect("at least one fault");
+        return Answer {
+            action: Err(last),
+            noise,
+            time: DecisionTime::default(),
+            asked: None,
+        };
+    }
     let written = bot.write(&state.pending, allowance.wait).await;
     state.pending.clear();
     if let Err(fault) = written {
         return Answer {
             action: Err(fault),
-            noise: Vec::new(),
+            noise,
             time: DecisionTime::default(),
+            asked: Some(id),
         };
     }
     // The clock runs from the moment the request is written until the reply is read.
@@ -123,9 +144,8 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
         id,
         deadline: sent + allowance.wait,
         limit: &limit,
-        max_noise,
+        max_noise: max_noise - noise.len(),
     };
-    let mut noise = Vec::new();
     let reply = bot.read_reply(&wait, &mut noise).await;
     let elapsed = sent.elapsed();
     let (action, overrun) = judge_time(state, allowance, elapsed, reply);
@@ -136,6 +156,7 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
             ms: round_ms(elapsed),
             overrun,
         },
+        asked: Some(id),
     }
 }
 

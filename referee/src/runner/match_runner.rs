@@ -240,12 +240,8 @@ impl<'a, G: Game> MatchRun<'a, G> {
         let default = self.game.default_action();
         if let Some(fault) = fault {
             let shown = serde_json::to_value(&default).ok();
-            let id = player
-                .next_id
-                .checked_sub(1)
-                .filter(|_| player.seat.talks());
             self.books
-                .punish(seat, player, (self.n, id), fault, shown)
+                .punish(seat, player, (self.n, answer.asked), fault, shown)
                 .await?;
         }
         Ok((default, true, answer.time))

@@ -96,6 +96,7 @@ pub async fn start_players<G: Game>(
                 opts.stderr_file = stderr_file(spec);
                 opts.limits = spec.settings.limits;
                 opts.workdir = spec.settings.workdir.clone();
+                opts.env = spec.settings.env.clone();
                 match ProcessBot::spawn(words, &opts).await {
                     Ok(bot) => (Seat::Process(Box::new(bot)), None),
                     Err(fault) => (Seat::Absent, Some(fault)),

@@ -17,7 +17,8 @@ use std::time::Duration;
 type Heard = Arc<Mutex<Vec<Value>>>;
 
 /// One request's answer: after `ms` milliseconds, the lines written (`ID` in them stands for
-/// the request's id); then, if `quit`, the script ends.
+/// the request's id, `NEXT` for the one after it; a line that starts with `RAW:` is written
+/// without it and without a newline); then, if `quit`, the script ends.
 struct Answer {
     ms: u64,
     lines: Vec<String>,
@@ -48,8 +49,15 @@ async fn run_script(mut end: ScriptEnd, answers: Vec<Answer>, heard: Heard) {
         };
         tokio::time::sleep(Duration::from_millis(answer.ms)).await;
         for line in answer.lines {
-            let line = line.replace(r#""id":ID"#, &format!(r#""id":{}"#, request["id"]));
-            if end.send_line(&line).await.is_err() {
+            let id = request["id"].as_u64().unwrap();
+            let line = line
+                .replace(r#""id":ID"#, &format!(r#""id":{id}"#))
+                .replace(r#""id":NEXT"#, &format!(r#""id":{}"#, id + 1));
+            let sent = match line.strip_prefix("RAW:") {
+                Some(raw) => end.send_raw(raw).await,
+                None => end.send_line(&line).await,
+            };
+            if sent.is_err() {
                 return;
             }
         }
@@ -208,23 +216,163 @@ async fn a_soft_overrun_covers_one_late_reply_and_a_bank_names_its_limit() {
     assert_replays(&lines, &record);
 }
 
+/// The `say` reply to request `ID` (or `NEXT`) as a line.
+fn reply(id: &str, n: i64) -> String {
+    format!(r#"{{"type":"action","id":{id},"action":{{"say":{n}}}}}"#)
+}
+
 #[tokio::test(start_paused = true)]
-async fn a_stray_line_costs_a_fault_but_not_the_decision() {
-    let mut noisy = say(0, 3);
-    noisy.lines.insert(0, "thinking...".to_string());
-    let answers = vec![noisy, say(0, 3), say(0, 3)];
+async fn a_bad_line_is_the_answer_it_costs_one_fault_and_the_default_action_at_once() {
+    for (bad, kind, message) in [
+        (
+            "thinking...",
+            FaultKind::Malformed,
+            "not valid JSON (expected ident at line 1 column 2): thinking...",
+        ),
+        (
+            r#"{"type":"action","id":1000,"action":{"say":3}}"#,
+            FaultKind::StaleId,
+            "a reply to request 1000 while request 0 is pending (a repeated or invented id)",
+        ),
+        (
+            r#"{"type":"hello","name":"again"}"#,
+            FaultKind::WrongShape,
+            "a hello while request 0 is pending",
+        ),
+    ] {
+        // The bad line, then the reply, 10 ms after the request: the bad line is the answer.
+        let mut first = say(10, 3);
+        first.lines.insert(0, bad.to_string());
+        let answers = vec![first, say(0, 3), say(0, 3)];
+        let (record, lines, heard) =
+            scripted_match(limit(100), answers, FaultPolicy::default(), 3).await;
+        assert_eq!(faults(&record), [(0, Some(0), kind)], "{bad}");
+        assert_eq!(record.faults[0].message, message);
+        assert_eq!(record.faults[0].line.as_deref(), Some(bad));
+        // Substituted at 10 ms, not at the limit; the reply after the line is dropped silently.
+        assert_eq!(seat0_ms(&lines), [10.0, 0.0, 0.0], "{bad}");
+        assert_eq!((record.stats[0].substituted, record.scores[0]), (1, 6));
+        let errors = of_type(&heard, "error");
+        assert_eq!(errors.len(), 1, "{bad}");
+        assert_eq!(errors[0]["id"], 0);
+        assert_eq!(errors[0]["substituted"], serde_json::json!({"say": 0}));
+        assert_replays(&lines, &record);
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_flood_of_blank_lines_is_one_fault_per_request_and_a_few_are_none() {
+    let allowed = "\n".repeat(crate::seat::BLANK_ALLOWANCE as usize - 1);
+    let flood = "\n".repeat(30_000);
+    let answers = vec![
+        // 16 blank lines (the last written by the reply's line): allowed.
+        Answer {
+            lines: vec![allowed, reply("ID", 3)],
+            ..say(5, 3)
+        },
+        // 30,000 blank lines (within the pipe's 64 KiB) and no reply, then the same with a reply
+        // after them.
+        Answer {
+            lines: vec![flood.clone()],
+            ..say(5, 3)
+        },
+        Answer {
+            lines: vec![flood, reply("ID", 3)],
+            ..say(5, 3)
+        },
+    ];
+    let (record, lines, heard) =
+        scripted_match(limit(100), answers, FaultPolicy::default(), 9).await;
+    assert_eq!(
+        faults(&record),
+        [
+            (0, Some(2), FaultKind::Malformed),
+            (0, Some(4), FaultKind::Malformed)
+        ]
+    );
+    assert_eq!(
+        record.faults[0].message,
+        "more than 16 blank lines while request 1 is pending"
+    );
+    assert_eq!(record.faults[0].line, None);
+    // Ended at once, at the 17th blank line.
+    assert_eq!(seat0_ms(&lines), [5.0, 5.0, 5.0]);
+    assert_eq!((record.stats[0].substituted, record.scores[0]), (2, 3));
+    assert_eq!(of_type(&heard, "error").len(), 2);
+    assert_replays(&lines, &record);
+}
+
+#[tokio::test(start_paused = true)]
+async fn lines_written_before_a_request_are_stray_never_its_reply() {
+    // With each reply, the script also answers the request to come (`NEXT`), before it is
+    // written: once whole, once begun (the rest of the line comes after the request).
+    let answers = vec![
+        Answer {
+            lines: vec![reply("ID", 3), reply("NEXT", 3)],
+            ..say(20, 3)
+        },
+        Answer {
+            lines: vec![reply("ID", 3), format!("RAW:{}", reply("NEXT", 3))],
+            ..say(30, 3)
+        },
+        // The end of the line begun, then the reply.
+        Answer {
+            lines: vec![String::new(), reply("ID", 3)],
+            ..say(40, 3)
+        },
+    ];
     let (record, lines, heard) =
         scripted_match(limit(100), answers, FaultPolicy::default(), 3).await;
-    assert_eq!(faults(&record), [(0, Some(0), FaultKind::Malformed)]);
-    assert!(
-        record.faults[0].message.ends_with(": thinking..."),
-        "{}",
-        record.faults[0].message
+    assert_eq!(
+        faults(&record),
+        [
+            (0, Some(2), FaultKind::StaleId),
+            (0, Some(4), FaultKind::StaleId)
+        ]
     );
-    assert_eq!(record.faults[0].line.as_deref(), Some("thinking..."));
+    for (fault, id) in record.faults.iter().zip([1, 2]) {
+        assert_eq!(
+            fault.message,
+            format!(
+                "a reply to request {id} before request {id} was written (written before its request); it is ignored"
+            )
+        );
+    }
+    // Every decision is the bot's own, timed from its request: the early lines are no reply.
+    assert_eq!(seat0_ms(&lines), [20.0, 30.0, 40.0]);
     assert_eq!((record.stats[0].substituted, record.scores[0]), (0, 9));
-    let error = of_type(&heard, "error")[0];
-    assert!(error.get("id").is_none() && error.get("substituted").is_none());
+    let errors = of_type(&heard, "error");
+    assert!(errors.iter().all(|e| e.get("id").is_none()), "{errors:?}");
+    assert_replays(&lines, &record);
+}
+
+#[tokio::test(start_paused = true)]
+async fn stray_lines_before_a_request_that_use_up_the_faults_end_the_decision_unasked() {
+    let junk = || Answer {
+        lines: vec![reply("ID", 3), "junk".to_string(), "junk".to_string()],
+        ..say(0, 3)
+    };
+    let (record, lines, heard) =
+        scripted_match(limit(100), vec![junk(), junk()], FaultPolicy::default(), 2).await;
+    // Two stray lines before the second request: the bot's two faults, and it is stopped
+    // without being asked again.
+    assert_eq!(
+        faults(&record),
+        [
+            (0, Some(2), FaultKind::Malformed),
+            (0, Some(2), FaultKind::Malformed)
+        ]
+    );
+    assert_eq!(of_type(&heard, "request").len(), 1);
+    assert!(
+        of_type(&heard, "error")
+            .iter()
+            .all(|e| e.get("id").is_none())
+    );
+    assert_eq!(
+        (record.stats[0].substituted, record.stats[0].ejected),
+        (2, true)
+    );
     assert_replays(&lines, &record);
 }
 

@@ -8,8 +8,10 @@
 
 pub mod cgroup;
 pub mod clock;
+pub mod environment;
 mod fault;
 pub mod limits;
+mod lines;
 pub mod memory;
 pub mod process;
 mod procfs;
@@ -30,7 +32,7 @@ pub use sandbox::{Sandbox, SandboxMode};
 pub use scripted::{ScriptEnd, ScriptedBot};
 pub use spec::{BotSettings, BotSpec, BotSpecError, Launch};
 pub use talker::Talker;
-pub use wire::ReplyWait;
+pub use wire::{BLANK_ALLOWANCE, ReplyWait};
 
 use engine::Game;
 use engine::Strategy;

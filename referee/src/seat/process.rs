@@ -1,15 +1,16 @@
 //! A bot process: spawned in its own process group, spoken to in JSON lines, always reaped.
 //!
-//! The talking is its [`Wire`](super::wire::Wire)'s: reads go through tokio-util's
-//! `AnyDelimiterCodec` (newline-delimited, bytes) with a hard length cap, so a bot cannot make
-//! the referee hold an endless line; every read and write has a deadline, so a bot cannot make
-//! the referee wait forever. The process is this file's: stderr is drained by a task of its
-//! own; what a silence or an end of the output means is told from the process (its exit status,
-//! its stderr, its limits); and the whole process group is killed when the bot is shut down or
-//! dropped, so no child outlives the referee.
+//! The talking is its [`Wire`](super::wire::Wire)'s: lines are read with a hard length cap
+//! (`lines.rs`), so a bot cannot make the referee hold an endless line; every read and write
+//! has a deadline, so a bot cannot make the referee wait forever. The process is this file's:
+//! stderr is drained by a task of its own; what a silence or an end of the output means is told
+//! from the process (its exit status, its stderr, its limits); and the whole process group is
+//! killed when the bot is shut down or dropped, so no child outlives the referee. It starts with
+//! an environment of its own ([`environment`]), never the referee's.
 
 use super::Fault;
 use super::cgroup::{BotCgroup, GroupLimits};
+use super::environment;
 use super::limits::{self, ResourceLimits, RlimitResource};
 use super::memory::{self, PeakMemory};
 use super::procfs;
@@ -72,6 +73,9 @@ pub struct ProcessOptions {
     pub limits: ResourceLimits,
     /// This bot's working directory, if not the referee's.
     pub workdir: Option<PathBuf>,
+    /// The variables this bot's settings name, set over the few of the referee's it gets
+    /// ([`environment`]).
+    pub env: BTreeMap<String, String>,
 }
 
 impl Default for ProcessOptions {
@@ -85,6 +89,7 @@ impl Default for ProcessOptions {
             hidden: Vec::new(),
             limits: ResourceLimits::default(),
             workdir: None,
+            env: BTreeMap::new(),
         }
     }
 }
@@ -139,8 +144,15 @@ impl ProcessBot {
             limits.file_bytes(),
         );
         let (program, args) = wrapped.split_first().expect("not empty");
+        let env = environment::bot_environment(
+            &options.env,
+            options.workdir.as_deref(),
+            options.sandbox.is_bwrap(),
+        );
         let mut wrap = CommandWrap::with_new(program, |cmd| {
             cmd.args(args)
+                .env_clear()
+                .envs(&env)
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped());
@@ -434,17 +446,26 @@ impl ProcessBot {
         }
     }
 
+    /// Takes, without waiting, the lines the bot wrote before request `id` is written: stray
+    /// lines, never its reply; at most `max` faults.
+    pub fn read_before_request(&mut self, id: u64, max: usize) -> Vec<Fault> {
+        self.wire.read_before_request(id, max)
+    }
+
     /// Reads lines until the `action` reply to the request `wait` is for, or a fault that ends
     /// the wait (a timeout's message names `wait.limit`).
     ///
-    /// Lines that are not that reply — not JSON, not a protocol message, a reply to another id —
-    /// are faults pushed to `noise`, and the wait goes on until the deadline, so a stray debug
-    /// line does not cost the decision. After `wait.max_noise` of them the wait ends with the
-    /// last one. A late reply to a request that timed out is dropped silently: its timeout was
-    /// the fault.
+    /// The first line that is not that reply — not JSON, not a protocol message, a reply to
+    /// another id — is the bot's answer all the same: its fault ends the wait and costs the
+    /// decision, once (the reply, if it follows, is dropped silently). So do more than
+    /// [`BLANK_ALLOWANCE`](super::BLANK_ALLOWANCE) blank lines. A line the bot began before the
+    /// request was written is pushed to `noise` instead, and the wait goes on; at
+    /// `wait.max_noise` such lines it ends with the last one. A late reply to a request that
+    /// timed out is dropped silently: its timeout was the fault.
     ///
     /// # Errors
-    /// The fault that ends the wait: timeout, exit, an over-long line, or too much noise.
+    /// The fault that ends the wait: a line that is not the reply, blank lines, timeout, exit,
+    /// an over-long line, or too much noise.
     pub async fn read_reply(
         &mut self,
         wait: &ReplyWait<'_>,
@@ -754,6 +775,42 @@ mod tests {
                 }
                 bot.kill().await;
             }
+        });
+    }
+
+    #[test]
+    fn a_line_waiting_in_the_pipe_when_a_request_is_written_is_stray_never_its_reply() {
+        run(async {
+            // It answers request 7 before it is asked, then once asked.
+            let script = r#"echo '{"type":"action","id":7,"action":1}'; read -r l; echo '{"type":"action","id":7,"action":2}'; exec sleep 60"#;
+            let mut bot = shell(script, &Sandbox::None).await;
+            let bound = Instant::now() + BOUND;
+            let fd = bot.wire.output().as_raw_fd();
+            // In the pipe, not yet seen by the reader.
+            while procfs::unread_bytes(fd).is_none_or(|n| n == 0) {
+                assert!(Instant::now() < bound, "the bot never wrote");
+                tokio::time::sleep(FIRST_LOOK).await;
+            }
+            let early = bot.read_before_request(7, 3);
+            assert_eq!(early.len(), 1, "{early:?}");
+            assert_eq!(early[0].fault, FaultKind::StaleId);
+            assert!(
+                early[0].message.contains("before request 7 was written"),
+                "{}",
+                early[0].message
+            );
+            bot.write(b"{\"type\":\"request\"}\n", BOUND).await.unwrap();
+            let wait = ReplyWait {
+                id: 7,
+                deadline: Instant::now() + BOUND,
+                limit: "the bound",
+                max_noise: 3,
+            };
+            let mut noise = Vec::new();
+            let reply = bot.read_reply(&wait, &mut noise).await;
+            assert_eq!(reply.unwrap(), serde_json::json!(2));
+            assert!(noise.is_empty(), "{noise:?}");
+            bot.kill().await;
         });
     }
 

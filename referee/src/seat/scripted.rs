@@ -47,8 +47,14 @@ impl ScriptEnd {
 
     /// Writes `line` and a newline. Fails once the referee has stopped reading.
     pub async fn send_line(&mut self, line: &str) -> std::io::Result<()> {
-        self.output.write_all(line.as_bytes()).await?;
+        self.send_raw(line).await?;
         self.output.write_all(b"\n").await
+    }
+
+    /// Writes `text` as it is (a part of a line, say). Fails once the referee has stopped
+    /// reading.
+    pub async fn send_raw(&mut self, text: &str) -> std::io::Result<()> {
+        self.output.write_all(text.as_bytes()).await
     }
 }
 

@@ -2,6 +2,7 @@
 //! or `builtin:NAME`; a command is split like a shell would, or given as a list.
 
 use super::{ResourceLimits, TimeControl};
+use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
@@ -14,7 +15,7 @@ pub enum Launch {
     Command(Vec<String>),
 }
 
-/// How a bot is held: its time control, resource limits and working directory.
+/// How a bot is held: its time control, resource limits, working directory and environment.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BotSettings {
     /// Its time limits and overrun tolerance.
@@ -23,6 +24,9 @@ pub struct BotSettings {
     pub limits: ResourceLimits,
     /// Its working directory (writable in the sandbox); relative commands are found from it.
     pub workdir: Option<PathBuf>,
+    /// The variables its environment holds besides the few of the referee's it gets
+    /// ([`environment`](super::environment)).
+    pub env: BTreeMap<String, String>,
 }
 
 /// A named bot.

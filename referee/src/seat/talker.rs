@@ -62,6 +62,15 @@ impl Talker<'_> {
         }
     }
 
+    /// Takes, without waiting, the lines the bot wrote before request `id` is written
+    /// ([`ProcessBot::read_before_request`]).
+    pub fn read_before_request(&mut self, id: u64, max: usize) -> Vec<Fault> {
+        match self {
+            Talker::Process(bot) => bot.read_before_request(id, max),
+            Talker::Scripted(bot) => bot.wire.read_before_request(id, max),
+        }
+    }
+
     /// Reads until the reply to the request `wait` is for ([`ProcessBot::read_reply`]).
     ///
     /// # Errors

@@ -1,75 +1,44 @@
 //! The talking part of a bot: protocol lines written to its input under a deadline, lines read
-//! from its output with a hard length cap and matched to the request they answer.
+//! from its output with a hard length cap ([`LineReader`]) and matched to the request they
+//! answer.
 //!
 //! A [`Wire`] is generic over the two byte streams, so that a [`ProcessBot`](super::ProcessBot)
 //! talks over its pipes and a [`ScriptedBot`](super::ScriptedBot) over in-memory ones with the
 //! same code. What the wire cannot explain by itself — silence until a deadline, the end of the
 //! output, a failed read or write — it returns as a [`Cut`], which its owner turns into a fault
 //! (a process knows its exit status, its stderr and its limits; a script does not).
+//!
+//! While a request is pending, the first line the bot writes is its answer: the reply, or the
+//! one fault that costs the decision (`docs/protocol.md#faults`). Lines already written when the
+//! request is written ([`Wire::read_before_request`]) are never its answer: they are stray.
 
 use super::Fault;
+use super::lines::{LineReader, Piece, ReadNow};
 use super::reply::{excerpt, parse};
-use futures::StreamExt;
 use protocol::{FaultKind, FromBot};
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::time::{Instant, timeout, timeout_at};
-use tokio_util::bytes::{Bytes, BytesMut};
-use tokio_util::codec::{AnyDelimiterCodec, AnyDelimiterCodecError, Decoder, FramedRead};
 
-/// How many timed-out request ids are remembered, so that their late replies are not faults.
+/// How many requests whose wait ended without their reply are remembered, so that their late
+/// replies are not faults.
 const EXPIRED_KEPT: usize = 16;
 
-/// How many bytes of an over-long line are kept to show what it was.
-const OVERLONG_HEAD: usize = 200;
+/// How many blank (or white-space-only) lines a bot may write while a request is pending; the
+/// next one is a fault (`docs/protocol.md#transport`).
+pub const BLANK_ALLOWANCE: u64 = 16;
 
 /// The start of the message of a bot whose output ended.
 pub(crate) const OUTPUT_CLOSED: &str = "the bot closed its standard output";
 
-/// Newline-delimited lines with a length cap ([`AnyDelimiterCodec`]) that keeps the first
-/// bytes of a line over the cap, so that its fault can show how it began.
-struct CappedLines {
-    inner: AnyDelimiterCodec,
-    /// The beginning of the last line over the cap, until it is taken.
-    overlong_head: Option<Vec<u8>>,
-}
-
-impl CappedLines {
-    fn keep_head<T>(
-        &mut self,
-        buf: &[u8],
-        decoded: Result<T, AnyDelimiterCodecError>,
-    ) -> Result<T, AnyDelimiterCodecError> {
-        if let Err(AnyDelimiterCodecError::MaxChunkLengthExceeded) = &decoded {
-            // The codec has not dropped anything yet: the buffer starts with the line.
-            self.overlong_head = Some(buf[..buf.len().min(OVERLONG_HEAD)].to_vec());
-        }
-        decoded
-    }
-}
-
-impl Decoder for CappedLines {
-    type Item = Bytes;
-    type Error = AnyDelimiterCodecError;
-
-    fn decode(&mut self, buf: &mut BytesMut) -> Result<Option<Self::Item>, Self::Error> {
-        let decoded = self.inner.decode(buf);
-        self.keep_head(buf, decoded)
-    }
-
-    fn decode_eof(&mut self, buf: &mut BytesMut) -> Result<Option<Self::Item>, Self::Error> {
-        let decoded = self.inner.decode_eof(buf);
-        self.keep_head(buf, decoded)
-    }
-}
-
 /// Why the wire got no line (or could not write), when it cannot say as a fault by itself.
 #[derive(Debug)]
 pub(crate) enum Cut {
-    /// A fault the wire tells by itself: a line over the cap, one stray line too many, input
-    /// already closed, input not read in time.
+    /// A fault the wire tells by itself: a line that is not the reply (or one stray line too
+    /// many), blank lines past the allowance, a line over the cap, input already closed, input
+    /// not read in time.
     Fault(Fault),
     /// Nothing came before the deadline.
     Silent,
@@ -107,7 +76,7 @@ pub(crate) fn broken_message(doing: &str, e: &std::io::Error) -> String {
 
 /// What a wait for one reply is: to request `id`, until `deadline`, which enforces `limit` (as
 /// fault messages name it, e.g. "the time limit of 200 ms"), with at most `max_noise` stray lines
-/// before the wait ends.
+/// (lines the bot began before the request was written) before the wait ends.
 #[derive(Clone, Copy, Debug)]
 pub struct ReplyWait<'a> {
     /// The request's id.
@@ -120,38 +89,63 @@ pub struct ReplyWait<'a> {
     pub max_noise: usize,
 }
 
+/// When a line that is not the awaited reply came, for its fault's message.
+#[derive(Clone, Copy, Debug)]
+enum When {
+    /// While request `id` was pending: the bot's answer to it.
+    Pending(u64),
+    /// Before request `id` was written.
+    Before(u64),
+    /// While no request was pending.
+    Unasked,
+}
+
+impl When {
+    /// "while request 7 is pending", "before request 7 was written", …
+    fn describe(self) -> String {
+        match self {
+            When::Pending(id) => format!("while request {id} is pending"),
+            When::Before(id) => format!("before request {id} was written"),
+            When::Unasked => "while no request is pending".to_string(),
+        }
+    }
+
+    /// What the line costs, as its message ends: an answer costs the decision (the error
+    /// says what was played instead); any other line is only ignored.
+    fn cost(self) -> &'static str {
+        match self {
+            When::Pending(_) => "",
+            When::Before(_) | When::Unasked => "; it is ignored",
+        }
+    }
+}
+
 /// The two byte streams of one bot, spoken to in protocol lines.
 pub(crate) struct Wire<R, W> {
     input: Option<W>,
-    lines: FramedRead<R, CappedLines>,
-    /// Requests that timed out (the most recent few): their late replies are dropped silently.
+    lines: LineReader<R>,
+    /// Requests whose wait ended without their reply (the most recent few): their late replies
+    /// are dropped silently.
     expired: VecDeque<u64>,
     /// The first request id of the current match: replies to earlier ids belong to an earlier
     /// match and are dropped silently.
     first_id: u64,
     /// The line-length cap, for fault messages.
     max_line_bytes: usize,
+    /// Whether the next line was begun before the pending request was written.
+    started_early: bool,
 }
 
-impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Wire<R, W> {
+impl<R: AsyncRead + ReadNow + Unpin, W: AsyncWrite + Unpin> Wire<R, W> {
     /// A wire that reads lines of at most `max_line_bytes` from `output` and writes to `input`.
     pub fn new(output: R, input: W, max_line_bytes: usize) -> Self {
         Wire {
             input: Some(input),
-            lines: FramedRead::new(
-                output,
-                CappedLines {
-                    inner: AnyDelimiterCodec::new_with_max_length(
-                        b"\n".to_vec(),
-                        b"\n".to_vec(),
-                        max_line_bytes,
-                    ),
-                    overlong_head: None,
-                },
-            ),
+            lines: LineReader::new(output, max_line_bytes),
             expired: VecDeque::new(),
             first_id: 0,
             max_line_bytes,
+            started_early: false,
         }
     }
 
@@ -174,8 +168,8 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Wire<R, W> {
     /// the last match ended, and any reply to an earlier id, is not charged to this one.
     pub fn begin_match(&mut self, first_id: u64) {
         self.first_id = first_id;
-        // Only what has already arrived: one poll each, no timer.
-        while let Some(Some(Ok(_))) = futures::FutureExt::now_or_never(self.lines.next()) {}
+        // Only what the bot has written by now, without waiting.
+        while let Some(Ok(_)) = self.lines.next_buffered() {}
     }
 
     /// Writes `bytes` (whole lines) to the bot's input within `limit`.
@@ -204,40 +198,88 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Wire<R, W> {
         }
     }
 
+    /// Takes, without waiting, every line the bot has written so far, just before request `id`
+    /// is written: none of them can be its reply. Returns their faults (at most `max`; the
+    /// rest stay unread), a line over the cap last. Then starts counting the blank lines of the
+    /// wait ([`BLANK_ALLOWANCE`]), and remembers whether a line has begun: when it ends, it is
+    /// stray too.
+    pub fn read_before_request(&mut self, id: u64, max: usize) -> Vec<Fault> {
+        let mut faults = Vec::new();
+        while faults.len() < max {
+            match self.lines.next_buffered() {
+                Some(Ok(Piece::Line(line))) => {
+                    faults.extend(self.stray_fault(&line, When::Before(id)));
+                }
+                Some(Ok(Piece::TooLong)) => {
+                    faults.push(self.overlong_fault());
+                    break;
+                }
+                Some(Ok(Piece::Blanks)) => {}
+                // What could not be read is read (and told) by the wait.
+                None | Some(Err(_)) => break,
+            }
+        }
+        self.started_early = self.lines.has_partial_line();
+        self.lines.watch_blank(Some(BLANK_ALLOWANCE));
+        faults
+    }
+
     /// Reads lines until the `action` reply to request `wait.id`, or a cut that ends the wait.
-    /// Lines that are not that reply are faults pushed to `noise`, and the wait goes on until the
-    /// deadline; after `wait.max_noise` of them the wait ends with the last one. When the
-    /// deadline passes, the request is remembered as timed out: a late reply to it is dropped
-    /// silently.
+    /// The first line that is not that reply is the bot's answer all the same: its fault ends
+    /// the wait (and costs the decision), as do more than [`BLANK_ALLOWANCE`] blank lines. Only
+    /// a line begun before the request was written ([`Wire::read_before_request`]) is a fault
+    /// pushed to `noise` instead, unless it is the `wait.max_noise`-th. A late reply to a request
+    /// whose wait ended is dropped silently, and so will be this request's own reply, once this
+    /// wait has ended without it.
     pub async fn read_reply(
+        &mut self,
+        wait: &ReplyWait<'_>,
+        noise: &mut Vec<Fault>,
+    ) -> Result<Value, Cut> {
+        let reply = self.await_reply(wait, noise).await;
+        self.lines.watch_blank(None);
+        self.started_early = false;
+        if reply.is_err() {
+            self.expire(wait.id);
+        }
+        reply
+    }
+
+    async fn await_reply(
         &mut self,
         wait: &ReplyWait<'_>,
         noise: &mut Vec<Fault>,
     ) -> Result<Value, Cut> {
         let id = wait.id;
         loop {
-            let line = match self.read_line(wait.deadline).await {
-                Err(Cut::Silent) => {
-                    self.expire(id);
-                    return Err(Cut::Silent);
+            let line = match self.next_piece(wait.deadline).await? {
+                Piece::Line(line) => line,
+                Piece::Blanks => return Err(Cut::Fault(blank_fault(id))),
+                Piece::TooLong => return Err(Cut::Fault(self.overlong_fault())),
+            };
+            if std::mem::take(&mut self.started_early) {
+                // Begun before the request was written: not its answer, whatever it says.
+                if let Some(fault) = self.stray_fault(&line, When::Before(id)) {
+                    if noise.len() + 1 >= wait.max_noise {
+                        return Err(Cut::Fault(fault));
+                    }
+                    noise.push(fault);
                 }
-                read => read?,
-            };
-            let fault = match parse(&line) {
-                Ok(FromBot::Action(reply)) if reply.id == id => return Ok(reply.action),
-                _ => match self.stray_fault(&line, Some(id)) {
-                    Some(fault) => fault,
-                    None => continue,
-                },
-            };
-            if noise.len() + 1 >= wait.max_noise {
-                return Err(Cut::Fault(fault));
+                continue;
             }
-            noise.push(fault);
+            match parse(&line) {
+                Ok(FromBot::Action(reply)) if reply.id == id => return Ok(reply.action),
+                _ => {
+                    if let Some(fault) = self.stray_fault(&line, When::Pending(id)) {
+                        return Err(Cut::Fault(fault));
+                    }
+                }
+            }
         }
     }
 
-    /// Remembers that request `id` timed out: a late reply to it is dropped silently.
+    /// Remembers that the wait for request `id` ended without its reply: a late reply to it is
+    /// dropped silently.
     fn expire(&mut self, id: u64) {
         if self.expired.len() == EXPIRED_KEPT {
             self.expired.pop_front();
@@ -245,19 +287,24 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Wire<R, W> {
         self.expired.push_back(id);
     }
 
+    /// The next piece of the bot's output, until `deadline`.
+    async fn next_piece(&mut self, deadline: Instant) -> Result<Piece, Cut> {
+        match timeout_at(deadline, self.lines.next()).await {
+            Err(_) => Err(Cut::Silent),
+            Ok(None) => Err(Cut::Closed),
+            Ok(Some(Err(e))) => Err(Cut::Broken("reading from", e)),
+            Ok(Some(Ok(piece))) => Ok(piece),
+        }
+    }
+
     /// Reads the next line that is not blank, until `deadline`.
     pub async fn read_line(&mut self, deadline: Instant) -> Result<Vec<u8>, Cut> {
         loop {
-            return match timeout_at(deadline, self.lines.next()).await {
-                Err(_) => Err(Cut::Silent),
-                Ok(None) => Err(Cut::Closed),
-                Ok(Some(Err(AnyDelimiterCodecError::MaxChunkLengthExceeded))) => {
-                    Err(Cut::Fault(self.overlong_fault()))
-                }
-                Ok(Some(Err(AnyDelimiterCodecError::Io(e)))) => Err(Cut::Broken("reading from", e)),
-                Ok(Some(Ok(line))) if line.trim_ascii().is_empty() => continue,
-                Ok(Some(Ok(line))) => Ok(line.to_vec()),
-            };
+            match self.next_piece(deadline).await? {
+                Piece::Line(line) => return Ok(line.to_vec()),
+                Piece::TooLong => return Err(Cut::Fault(self.overlong_fault())),
+                Piece::Blanks => {}
+            }
         }
     }
 
@@ -267,83 +314,70 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Wire<R, W> {
     pub async fn read_unasked(&mut self, deadline: Instant) -> (Vec<Fault>, bool) {
         let mut faults = Vec::new();
         loop {
-            let read = timeout_at(deadline, self.lines.next()).await.ok();
-            if let Some(ended) = self.take_unasked(read, &mut faults) {
-                return (faults, ended);
+            match timeout_at(deadline, self.lines.next()).await {
+                Err(_) => return (faults, false),
+                Ok(None | Some(Err(_))) => return (faults, true),
+                Ok(Some(Ok(piece))) => self.take_unasked(piece, &mut faults),
             }
         }
     }
 
-    /// The lines already read and not yet taken, with no request pending, as
-    /// [`Wire::read_unasked`] returns them, but without waiting.
+    /// What the bot has written so far and not yet taken, with no request pending, as
+    /// [`Wire::read_unasked`] returns it, but without waiting.
     pub fn take_read_lines(&mut self) -> (Vec<Fault>, bool) {
         let mut faults = Vec::new();
         loop {
-            let read = futures::FutureExt::now_or_never(self.lines.next());
-            if let Some(ended) = self.take_unasked(read, &mut faults) {
-                return (faults, ended);
+            match self.lines.next_buffered() {
+                None => return (faults, self.lines.at_end()),
+                Some(Err(_)) => return (faults, true),
+                Some(Ok(piece)) => self.take_unasked(piece, &mut faults),
             }
         }
     }
 
-    /// Takes one read of a line with no request pending (`None`: nothing came), pushing its
-    /// fault, if any, to `faults`; returns whether the reading stops, and then whether the
-    /// output ended.
-    fn take_unasked(
-        &mut self,
-        read: Option<Option<Result<Bytes, AnyDelimiterCodecError>>>,
-        faults: &mut Vec<Fault>,
-    ) -> Option<bool> {
-        match read {
-            None => Some(false),
-            Some(None | Some(Err(AnyDelimiterCodecError::Io(_)))) => Some(true),
-            Some(Some(Err(AnyDelimiterCodecError::MaxChunkLengthExceeded))) => {
-                faults.push(self.overlong_fault());
-                None
-            }
-            Some(Some(Ok(line))) if line.trim_ascii().is_empty() => None,
-            Some(Some(Ok(line))) => {
-                faults.extend(self.stray_fault(&line, None));
-                None
-            }
+    /// Takes one piece read with no request pending, pushing its fault, if any, to `faults`.
+    fn take_unasked(&mut self, piece: Piece, faults: &mut Vec<Fault>) {
+        match piece {
+            Piece::Line(line) => faults.extend(self.stray_fault(&line, When::Unasked)),
+            Piece::TooLong => faults.push(self.overlong_fault()),
+            Piece::Blanks => {}
         }
     }
 
-    /// The fault of `line`, which is not the reply awaited (to request `pending`, if any), or
-    /// `None` for a line dropped silently: a late reply to a request of an earlier match or to
-    /// one that timed out (its timeout was the fault).
-    fn stray_fault(&mut self, line: &[u8], pending: Option<u64>) -> Option<Fault> {
+    /// The fault of `line`, which is not the reply awaited (`when` says whether a request was
+    /// pending, or about to be written), or `None` for a line dropped silently: a late reply to
+    /// a request of an earlier match or to one whose wait ended without it (its fault, if any,
+    /// was charged then).
+    fn stray_fault(&mut self, line: &[u8], when: When) -> Option<Fault> {
         let shown = || excerpt(&String::from_utf8_lossy(line));
-        let while_ = match pending {
-            Some(id) => format!("while request {id} is pending"),
-            None => "while no request is pending".to_string(),
-        };
+        let (while_, cost) = (when.describe(), when.cost());
         Some(match parse(line) {
             Ok(FromBot::Action(reply)) if reply.id < self.first_id => return None,
             Ok(FromBot::Action(reply)) if self.expired.contains(&reply.id) => {
                 self.expired.retain(|&e| e != reply.id);
                 return None;
             }
-            Ok(FromBot::Action(reply)) => Fault::new(
-                FaultKind::StaleId,
-                format!(
-                    "a reply to request {} {while_} (a repeated or invented id); it is ignored",
-                    reply.id
-                ),
-            )
-            .with_line(shown()),
-            Ok(FromBot::Hello(_)) => Fault::new(
-                FaultKind::WrongShape,
-                format!("a hello {while_}; it is ignored"),
-            )
-            .with_line(shown()),
+            Ok(FromBot::Action(reply)) => {
+                let why = match when {
+                    When::Before(next) if reply.id == next => "written before its request",
+                    _ => "a repeated or invented id",
+                };
+                Fault::new(
+                    FaultKind::StaleId,
+                    format!("a reply to request {} {while_} ({why}){cost}", reply.id),
+                )
+                .with_line(shown())
+            }
+            Ok(FromBot::Hello(_)) => {
+                Fault::new(FaultKind::WrongShape, format!("a hello {while_}{cost}"))
+                    .with_line(shown())
+            }
             Err(fault) => fault,
         })
     }
 
     /// The fault of a line over the length cap, showing how it began.
     fn overlong_fault(&mut self) -> Fault {
-        let head = self.lines.decoder_mut().overlong_head.take();
         let fault = Fault::new(
             FaultKind::LineTooLong,
             format!(
@@ -351,11 +385,20 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Wire<R, W> {
                 bytes_text(self.max_line_bytes)
             ),
         );
-        match head {
+        match self.lines.take_overlong_head() {
             Some(head) => fault.with_line(excerpt(&String::from_utf8_lossy(&head))),
             None => fault,
         }
     }
+}
+
+/// The fault of a bot that wrote more than [`BLANK_ALLOWANCE`] blank lines while request `id`
+/// was pending: one, however many more it writes.
+fn blank_fault(id: u64) -> Fault {
+    Fault::new(
+        FaultKind::Malformed,
+        format!("more than {BLANK_ALLOWANCE} blank lines while request {id} is pending"),
+    )
 }
 
 /// A size in bytes as people write it: "1 MiB", "64 KiB", "1000 bytes".

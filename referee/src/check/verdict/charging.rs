@@ -73,8 +73,8 @@ pub(super) fn probe_item(probe: Probe) -> ItemId {
 ///
 /// Only a crash or a timeout right after a probe is the probe's doing, and a timeout only when
 /// the bot times out nowhere else (`timeouts_elsewhere`): a slow bot is slow anyway. A timeout
-/// at a request the bot answered with another id is the wrong id's doing: its real reply was
-/// ignored. Every other fault is charged by its kind.
+/// at a request the bot answered with a reply written before it (a stray `stale_id`, ignored) is
+/// that reply's doing: the real one never came. Every other fault is charged by its kind.
 pub(super) fn owner(
     f: &FaultRecord,
     d: &Decision,
@@ -160,7 +160,8 @@ pub(super) fn first_of(all: &[Charged], c: &Charged, item: ItemId) -> String {
         (n, ItemId::Stdout) => format!("{n} stray lines; the first "),
         (n, _) => format!("{n} faults; the first "),
     };
-    // A wrong id leaves its request unanswered: the timeout that follows is charged here too.
+    // A reply written before its request leaves the request unanswered: the timeout that
+    // follows is charged here too.
     let timed_out = if item == ItemId::IdEcho && all.iter().any(|c| c.kind == FaultKind::Timeout) {
         "; the request with the wrong id then timed out (counted here, not under time)"
     } else {

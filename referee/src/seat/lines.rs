@@ -1,0 +1,349 @@
+//! A bot's output read as lines: newline-delimited, with a hard length cap, blank lines skipped
+//! in bulk and counted, and what the bot has already written taken without waiting.
+//!
+//! Blank lines cost the referee almost nothing, whatever their number: a run of them (and of
+//! whitespace-only lines) is skipped in one pass over the buffer and only counted, never made
+//! into lines one by one, and the reads take up to [`READ_CHUNK`] bytes at a time. The wire arms
+//! an alarm while a request is pending ([`LineReader::watch_blank`]): past its allowance, the
+//! reader says so once ([`Piece::Blanks`]), and the wire makes that the fault.
+//!
+//! [`LineReader::next_buffered`] takes what the bot has written so far — the bytes already
+//! read and those waiting in the pipe — without waiting ([`ReadNow`]): the wire calls it just
+//! before it writes a request, so that it can tell the lines written before the request from
+//! those written after it.
+
+use std::io;
+use std::os::fd::AsRawFd;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use tokio::io::{AsyncRead, AsyncReadExt, DuplexStream, ReadBuf};
+use tokio::process::ChildStdout;
+use tokio_util::bytes::{Buf, Bytes, BytesMut};
+
+/// How many bytes one read asks for at most.
+const READ_CHUNK: usize = 64 * 1024;
+
+/// How many bytes of an over-long line are kept to show what it was.
+const OVERLONG_HEAD: usize = 200;
+
+/// What the reader found next.
+#[derive(Debug)]
+pub(crate) enum Piece {
+    /// A line that is not blank, without its newline.
+    Line(Bytes),
+    /// More blank lines than the armed allowance ([`LineReader::watch_blank`]); said once.
+    Blanks,
+    /// A line over the cap; the rest of it is skipped. Its beginning is kept
+    /// ([`LineReader::take_overlong_head`]).
+    TooLong,
+}
+
+/// A byte stream whose bytes already written can be taken without waiting.
+pub(crate) trait ReadNow {
+    /// Reads into `buf` what is there now: `Ok(0)` at the end of the stream, an error of kind
+    /// [`io::ErrorKind::WouldBlock`] when nothing is.
+    fn read_now(&mut self, buf: &mut [u8]) -> io::Result<usize>;
+}
+
+impl ReadNow for ChildStdout {
+    /// One `read(2)` of the pipe, after a `poll(2)` that does not wait: exact, whether or not
+    /// tokio's reactor has seen the bytes arrive yet.
+    fn read_now(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let fd = self.as_raw_fd();
+        let mut poll = libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd, no wait.
+        if unsafe { libc::poll(&mut poll, 1, 0) } <= 0 {
+            return Err(io::ErrorKind::WouldBlock.into());
+        }
+        // SAFETY: `buf` is valid for `buf.len()` bytes; the descriptor is this pipe's.
+        let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+        if n < 0 {
+            Err(io::Error::last_os_error())
+        } else {
+            Ok(n as usize)
+        }
+    }
+}
+
+impl ReadNow for DuplexStream {
+    /// One poll of the in-memory pipe, outside tokio's cooperative budget (which could
+    /// otherwise say "not now" with bytes there).
+    fn read_now(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut read = ReadBuf::new(buf);
+        let once = std::future::poll_fn(|cx: &mut Context<'_>| {
+            Poll::Ready(Pin::new(&mut *self).poll_read(cx, &mut read))
+        });
+        let polled = futures::FutureExt::now_or_never(tokio::task::unconstrained(once));
+        match polled {
+            Some(Poll::Ready(Ok(()))) => Ok(read.filled().len()),
+            Some(Poll::Ready(Err(e))) => Err(e),
+            _ => Err(io::ErrorKind::WouldBlock.into()),
+        }
+    }
+}
+
+/// Lines read from a bot's output.
+pub(crate) struct LineReader<R> {
+    reader: R,
+    buf: BytesMut,
+    /// The longest line accepted, in bytes, without its newline.
+    max: usize,
+    /// How many bytes at the front of `buf`, the start of a line, are known to hold no newline.
+    scanned: usize,
+    /// Whether the rest of a line over the cap is being skipped.
+    discarding: bool,
+    /// Whether the stream has ended.
+    eof: bool,
+    /// Blank lines skipped since the alarm was last armed.
+    blank: u64,
+    /// The allowance of blank lines, while the alarm is armed.
+    blank_alarm: Option<u64>,
+    /// The beginning of the last line over the cap, until it is taken.
+    overlong_head: Option<Vec<u8>>,
+}
+
+impl<R: AsyncRead + ReadNow + Unpin> LineReader<R> {
+    /// A reader of lines of at most `max` bytes from `reader`.
+    pub fn new(reader: R, max: usize) -> Self {
+        LineReader {
+            reader,
+            buf: BytesMut::new(),
+            max,
+            scanned: 0,
+            discarding: false,
+            eof: false,
+            blank: 0,
+            blank_alarm: None,
+            overlong_head: None,
+        }
+    }
+
+    /// The stream read from.
+    pub fn get_ref(&self) -> &R {
+        &self.reader
+    }
+
+    /// Arms the blank-line alarm with `allowance` (counting from now), or disarms it (`None`).
+    pub fn watch_blank(&mut self, allowance: Option<u64>) {
+        self.blank = 0;
+        self.blank_alarm = allowance;
+    }
+
+    /// The beginning of the last line over the cap, once.
+    pub fn take_overlong_head(&mut self) -> Option<Vec<u8>> {
+        self.overlong_head.take()
+    }
+
+    /// Whether the stream has ended and everything in it has been taken.
+    pub fn at_end(&self) -> bool {
+        self.eof && self.buf.is_empty()
+    }
+
+    /// Whether a line has begun but not ended: something other than blanks is in hand after
+    /// the last complete line.
+    pub fn has_partial_line(&self) -> bool {
+        !self.discarding && self.buf.iter().any(|b| !b.is_ascii_whitespace())
+    }
+
+    /// The next piece, waiting for the bot as long as it takes: `None` at the end of the
+    /// stream. Cancel-safe: nothing read is lost when the future is dropped.
+    pub async fn next(&mut self) -> Option<io::Result<Piece>> {
+        loop {
+            if let Some(piece) = self.decode() {
+                return Some(Ok(piece));
+            }
+            if self.eof {
+                return self.finish().map(Ok);
+            }
+            self.buf.reserve(READ_CHUNK);
+            match self.reader.read_buf(&mut self.buf).await {
+                Ok(0) => self.eof = true,
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Some(Err(e)),
+            }
+        }
+    }
+
+    /// The next piece of what the bot has written so far, without waiting: `None` when there
+    /// is none (yet, or at the end of the stream).
+    pub fn next_buffered(&mut self) -> Option<io::Result<Piece>> {
+        loop {
+            if let Some(piece) = self.decode() {
+                return Some(Ok(piece));
+            }
+            if self.eof {
+                return self.finish().map(Ok);
+            }
+            self.buf.reserve(READ_CHUNK);
+            let spare = self.buf.spare_capacity_mut();
+            let len = spare.len().min(READ_CHUNK);
+            // SAFETY: the bytes are only read into, then exposed up to what was read.
+            let spare = unsafe { std::slice::from_raw_parts_mut(spare.as_mut_ptr().cast(), len) };
+            match self.reader.read_now(spare) {
+                Ok(0) => self.eof = true,
+                // SAFETY: `n` bytes were written by the read.
+                Ok(n) => unsafe { self.buf.set_len(self.buf.len() + n) },
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return None,
+                Err(e) => return Some(Err(e)),
+            }
+        }
+    }
+
+    /// The next piece in the buffer, if a whole one is there.
+    fn decode(&mut self) -> Option<Piece> {
+        loop {
+            if self.discarding {
+                match self.buf.iter().position(|&b| b == b'\n') {
+                    Some(i) => {
+                        self.buf.advance(i + 1);
+                        self.discarding = false;
+                    }
+                    None => {
+                        self.buf.clear();
+                        return None;
+                    }
+                }
+            }
+            if self.scanned == 0 {
+                self.skip_blank_lines();
+            }
+            if self.alarm_rings() {
+                return Some(Piece::Blanks);
+            }
+            let end = self.buf.len().min(self.max.saturating_add(1));
+            match self.buf[self.scanned..end].iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    let at = self.scanned + i;
+                    self.scanned = 0;
+                    let mut line = self.buf.split_to(at + 1);
+                    line.truncate(at);
+                    if line.trim_ascii().is_empty() {
+                        // Begun before the blanks after it came: blank all the same.
+                        self.blank += 1;
+                        continue;
+                    }
+                    return Some(Piece::Line(line.freeze()));
+                }
+                None if self.buf.len() > self.max => {
+                    let head = &self.buf[..self.buf.len().min(OVERLONG_HEAD)];
+                    self.overlong_head = Some(head.to_vec());
+                    self.discarding = true;
+                    self.scanned = 0;
+                    return Some(Piece::TooLong);
+                }
+                None => {
+                    self.scanned = end;
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// Skips the blank lines at the front of the buffer in one pass, counting them: up to the
+    /// last newline before the first byte that is not white space.
+    fn skip_blank_lines(&mut self) {
+        let run = self
+            .buf
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .unwrap_or(self.buf.len());
+        if let Some(last) = self.buf[..run].iter().rposition(|&b| b == b'\n') {
+            self.blank += self.buf[..=last].iter().filter(|&&b| b == b'\n').count() as u64;
+            self.buf.advance(last + 1);
+        }
+    }
+
+    /// Whether the blank-line alarm goes off now (it then disarms).
+    fn alarm_rings(&mut self) -> bool {
+        match self.blank_alarm {
+            Some(allowance) if self.blank > allowance => {
+                self.blank_alarm = None;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// At the end of the stream: the last line, when it has no newline and is not blank.
+    fn finish(&mut self) -> Option<Piece> {
+        if self.alarm_rings() {
+            return Some(Piece::Blanks);
+        }
+        let rest = self.buf.split();
+        self.scanned = 0;
+        if std::mem::take(&mut self.discarding) || rest.trim_ascii().is_empty() {
+            return None;
+        }
+        Some(Piece::Line(rest.freeze()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::AsyncWriteExt;
+
+    /// Every piece of `input` written at once, then the end: lines shown as text.
+    async fn pieces(input: &[u8], max: usize, alarm: Option<u64>) -> (Vec<String>, u64) {
+        let (mut bot, referee) = tokio::io::duplex(1 << 20);
+        bot.write_all(input).await.unwrap();
+        drop(bot);
+        let mut reader = LineReader::new(referee, max);
+        reader.watch_blank(alarm);
+        let mut out = Vec::new();
+        while let Some(piece) = reader.next().await {
+            out.push(match piece.unwrap() {
+                Piece::Line(line) => String::from_utf8_lossy(&line).into_owned(),
+                Piece::Blanks => "<blanks>".to_string(),
+                Piece::TooLong => "<too long>".to_string(),
+            });
+        }
+        (out, reader.blank)
+    }
+
+    #[tokio::test]
+    async fn blank_lines_are_skipped_and_counted_and_the_alarm_rings_once() {
+        let (lines, blank) = pieces(b"\n \r\n\t\na\n\n  b  \nc", 100, None).await;
+        assert_eq!(lines, ["a", "  b  ", "c"]);
+        assert_eq!(blank, 4);
+        let flood = [b"x\n".as_slice(), &b"\n".repeat(100_000), b"y\n"].concat();
+        let (lines, blank) = pieces(&flood, 100, Some(16)).await;
+        assert_eq!(lines, ["x", "<blanks>", "y"]);
+        assert_eq!(blank, 100_000);
+        let (lines, _) = pieces(&b"\n".repeat(16), 100, Some(16)).await;
+        assert!(lines.is_empty(), "16 blank lines are allowed: {lines:?}");
+    }
+
+    #[tokio::test]
+    async fn a_line_over_the_cap_is_cut_and_the_next_one_read() {
+        let input = [b"12345\n".as_slice(), b"123456789\n", b"ok\n"].concat();
+        let (lines, _) = pieces(&input, 5, None).await;
+        assert_eq!(lines, ["12345", "<too long>", "ok"]);
+    }
+
+    #[tokio::test]
+    async fn what_was_written_is_taken_without_waiting_and_a_partial_line_is_seen() {
+        let (mut bot, referee) = tokio::io::duplex(1 << 16);
+        let mut reader = LineReader::new(referee, 100);
+        assert!(reader.next_buffered().is_none());
+        bot.write_all(b"one\n\n{\"par").await.unwrap();
+        let Some(Ok(Piece::Line(line))) = reader.next_buffered() else {
+            panic!("a line was written");
+        };
+        assert_eq!(&line[..], b"one");
+        assert!(reader.next_buffered().is_none());
+        assert!(reader.has_partial_line());
+        bot.write_all(b"tial\"}\n").await.unwrap();
+        let Some(Ok(Piece::Line(line))) = reader.next().await else {
+            panic!("the line ended");
+        };
+        assert_eq!(&line[..], b"{\"partial\"}");
+        assert!(!reader.has_partial_line());
+    }
+}
