@@ -1,5 +1,5 @@
 //! End-to-end tests: the real `referee` binary against real bot processes (Python, Rust,
-//! JavaScript and the misbehaving bots of `tests/bots/`).
+//! JavaScript, Java, Go and C, and the misbehaving bots of `tests/bots/`).
 //!
 //! The binaries must be built first: `cargo build --workspace --bins` (the README's test
 //! command, `cargo build --workspace --bins --tests && cargo test --workspace`, does it).
@@ -7,6 +7,7 @@
 mod bouillabaisse;
 mod check;
 mod cli_errors;
+mod covert;
 mod determinism;
 mod doc_code;
 mod every_game;
@@ -18,6 +19,7 @@ mod machiavelli;
 mod matches;
 mod nava;
 mod replay;
+mod runtimes;
 mod sandbox;
 mod schema;
 mod strength;

@@ -18,6 +18,7 @@ mod procfs;
 pub mod reply;
 pub mod sandbox;
 pub mod scripted;
+pub mod seccomp;
 pub mod spec;
 mod stderr;
 mod talker;

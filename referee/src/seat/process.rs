@@ -16,6 +16,7 @@ use super::memory::{self, PeakMemory};
 use super::procfs;
 use super::reply::{excerpt, parse};
 use super::sandbox::Sandbox;
+use super::seccomp::BotFilter;
 use super::stderr::{self, StderrTail};
 use super::wire::{self, Cut, OUTPUT_CLOSED, ReplyWait, Wire};
 use process_wrap::tokio::{ChildWrapper, CommandWrap, KillOnDrop, ProcessGroup};
@@ -681,12 +682,16 @@ impl Drop for ProcessBot {
 
 /// Sets what the bot's child process does between fork and exec: it dies with the referee,
 /// joins its control groups (`join_fds`, open `cgroup.procs` files), takes its resource limits,
-/// and lets no descriptor but 0, 1 and 2 survive the exec.
+/// lets no descriptor but 0, 1 and 2 survive the exec, and last installs the system-call filter
+/// ([`BotFilter`]: no file locks, leases or file-change notifications), which the exec and
+/// everything after it, bubblewrap included, runs under.
 fn before_exec(wrap: &mut CommandWrap, join_fds: Vec<RawFd>, rlimits: Vec<(RlimitResource, u64)>) {
     // SAFETY: sysconf only reads a limit.
     let max_fd = unsafe { libc::sysconf(libc::_SC_OPEN_MAX) }.clamp(3, 65_536) as i32;
+    // Built here, before the fork, once per run: the child may not allocate.
+    let filter = BotFilter::native();
     // SAFETY: the closure runs in the child between fork and exec and only makes
-    // async-signal-safe system calls (prctl, write, setrlimit, close_range) on memory
+    // async-signal-safe system calls (prctl, write, setrlimit, close_range, seccomp) on memory
     // prepared before the fork.
     unsafe {
         wrap.command_mut().pre_exec(move || {
@@ -712,6 +717,11 @@ fn before_exec(wrap: &mut CommandWrap, join_fds: Vec<RawFd>, rlimits: Vec<(Rlimi
                 for fd in 3..max_fd {
                     libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
                 }
+            }
+            // Last, so that nothing above runs under it: from the exec on, the bot (and
+            // bubblewrap) can neither lock files nor watch them.
+            if let Some(filter) = filter {
+                filter.install()?;
             }
             Ok(())
         });

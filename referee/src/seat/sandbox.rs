@@ -1,13 +1,22 @@
 //! The bubblewrap sandbox: each bot process in its own PID, network, IPC, UTS, user and cgroup
 //! namespaces, with no capabilities, a read-only view of the file system, a private `/tmp` and
-//! `/dev/shm` (both capped), an empty `/run` (no host sockets), the referee's output and config
+//! `/dev/shm` (both capped), an empty `/run` (no host sockets), an empty `/sys`, the files of
+//! `/proc` that show other processes hidden ([`HIDDEN_PROC`]), the referee's output and config
 //! (logs, results, other bots' stderr and working directories) hidden, and only its own working
 //! directory writable.
 //!
 //! In its own PID namespace a bot sees no other process, so it cannot open another bot's pipes
 //! through `/proc/PID/fd`; and when the namespace's first process dies the kernel kills every
 //! process in it, so a bot's descendants die with it however they detach.
+//!
+//! `/sys` is empty because the bind of `/` brings the host's control groups with it: every
+//! bot's `pids.current` and memory use, which a bot can change and another read. Runtimes do
+//! without it: glibc counts CPUs from `/proc/stat` or the affinity mask when
+//! `/sys/devices/system/cpu` is missing, the JVM finds no control group files and takes the
+//! host's figures, and Go, Node.js and Python need nothing there to start (docs/security.md).
 
+use super::seccomp::BotFilter;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 
 /// How the referee was asked to run bots.
@@ -45,15 +54,22 @@ fn find_bwrap() -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Runs a trivial command under bubblewrap with the options bots get, to learn whether it
-/// works here (it needs user namespaces, or privileges).
+/// Runs a trivial command under bubblewrap with the options and the system-call filter bots
+/// get, to learn whether it works here (it needs user namespaces, or privileges: a setuid
+/// bubblewrap gains none under the filter's `no_new_privs`).
 fn probe(bwrap: &Path) -> Result<(), String> {
-    let out = std::process::Command::new(bwrap)
+    let mut command = std::process::Command::new(bwrap);
+    command
         .args(base_args(None))
         .args(["--chdir", "/", "--", "true"])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| e.to_string())?;
+        .stdin(std::process::Stdio::null());
+    if let Some(filter) = BotFilter::native() {
+        // SAFETY: install is async-signal-safe, on a filter built before the fork.
+        unsafe {
+            command.pre_exec(|| filter.install());
+        }
+    }
+    let out = command.output().map_err(|e| e.to_string())?;
     if out.status.success() {
         Ok(())
     } else {
@@ -194,5 +210,28 @@ fn base_args(tmp_bytes: Option<u64>) -> Vec<String> {
     args.extend(["--tmpfs", "/run", "--remount-ro", "/run"].map(String::from));
     size(&mut args);
     args.extend(["--tmpfs".to_string(), "/tmp".to_string()]);
+    // /sys empty and read-only; the files of /proc that show other processes unreadable.
+    args.extend(["--tmpfs", "/sys", "--remount-ro", "/sys"].map(String::from));
+    for file in HIDDEN_PROC {
+        let path = format!("/proc/{file}");
+        if Path::new(&path).exists() {
+            args.extend(["--ro-bind".to_string(), "/dev/null".to_string(), path]);
+        }
+    }
     args
 }
+
+/// The files of `/proc` a sandboxed bot cannot read (where the kernel has them), although its
+/// own PID namespace hides every other process: they list what other processes hold or do.
+pub const HIDDEN_PROC: [&str; 6] = [
+    // Every file lock of the machine, with its holder's pid and the file's inode.
+    "locks",
+    // Every pending timer, once with its owner's pid and command name.
+    "timer_list",
+    // Every task of every CPU, with its pid and name (kernels before 5.13).
+    "sched_debug",
+    // The use count, flags and memory control group of every physical page.
+    "kpagecount",
+    "kpageflags",
+    "kpagecgroup",
+];

@@ -1,0 +1,381 @@
+//! The system-call filter every bot process runs under, in both sandbox modes: no file locks,
+//! no leases and no file-change notifications, which bots in different sandboxes would otherwise
+//! share (see `docs/security.md`, "The system-call filter").
+//!
+//! Advisory locks, leases and inotify watches belong to files, not to mount namespaces: a bot
+//! that holds a lock on a file of `/usr/share/zoneinfo` (read-only, in every sandbox) is seen by
+//! a bot in another sandbox that tries to take it, and a bot that opens a file wakes another
+//! bot's watch on it. The filter closes these channels with [seccompiler]'s BPF programs (the
+//! Firecracker project's), built once per run in the referee, before any fork (the child of a
+//! fork may not allocate), and installed in the bot's child between fork and exec, after
+//! everything else the child does ([`BotFilter::install`]). The referee itself is never
+//! filtered.
+//!
+//! A denied call does not kill the bot: it fails with [`DENIED_ERRNO`] (`EPERM`, so that SQLite
+//! reports "access permission denied" at once where `ENOLCK` would make it retry as "database is
+//! locked" for its whole busy timeout), except `flock`, which succeeds and does nothing. The
+//! JVM (OpenJDK since JDK-8286030) takes a `flock` on its performance-data file at start and,
+//! when that fails, prints a warning on stdout, before the bot's `hello`: the bot would fail its
+//! handshake. A `flock` that takes no lock tells no one anything either.
+//!
+//! The programs check the architecture first and kill a process that makes a system call of
+//! another one (a 32-bit `int 0x80` call from an x86-64 process: the filter does not know its
+//! numbers); on x86-64 they also deny the x32 numbers of the same calls.
+
+use seccompiler::{
+    BackendError, BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition,
+    SeccompFilter, SeccompRule, TargetArch,
+};
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+/// The error a denied system call fails with.
+pub const DENIED_ERRNO: i32 = libc::EPERM;
+
+/// The `fcntl` commands the filter denies, with what each would do: take or test a record lock
+/// (classic POSIX or open-file-description), or take a lease, or watch a directory.
+pub const DENIED_FCNTL: [(libc::c_int, &str); 8] = [
+    (libc::F_SETLK, "F_SETLK"),
+    (libc::F_SETLKW, "F_SETLKW"),
+    (libc::F_GETLK, "F_GETLK"),
+    (libc::F_OFD_SETLK, "F_OFD_SETLK"),
+    (libc::F_OFD_SETLKW, "F_OFD_SETLKW"),
+    (libc::F_OFD_GETLK, "F_OFD_GETLK"),
+    (libc::F_SETLEASE, "F_SETLEASE"),
+    (libc::F_NOTIFY, "F_NOTIFY"),
+];
+
+/// The system calls the filter denies whatever their arguments: file-change notifications
+/// (inotify, fanotify).
+pub const DENIED_CALLS: [&str; 3] = ["inotify_init", "inotify_init1", "fanotify_init"];
+
+/// The system call that succeeds without doing anything.
+pub const NO_OP_CALLS: [&str; 1] = ["flock"];
+
+/// The numbers of the system calls the filter names, on one architecture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Numbers {
+    fcntl: i64,
+    flock: i64,
+    /// Absent from the generic table (arm64, RISC-V), which has `inotify_init1` only.
+    inotify_init: Option<i64>,
+    inotify_init1: i64,
+    fanotify_init: i64,
+    /// Whether the x32 numbers (the same, with [`X32_BIT`]) exist and are denied too.
+    x32: bool,
+}
+
+/// The bit that marks an x32 system call on x86-64.
+const X32_BIT: i64 = 0x4000_0000;
+
+/// x86-64 (`arch/x86/entry/syscalls/syscall_64.tbl`; x32 uses the same numbers for these).
+const X86_64: Numbers = Numbers {
+    fcntl: 72,
+    flock: 73,
+    inotify_init: Some(253),
+    inotify_init1: 294,
+    fanotify_init: 300,
+    x32: true,
+};
+
+/// The generic table (`include/uapi/asm-generic/unistd.h`) of arm64 and RISC-V.
+const GENERIC: Numbers = Numbers {
+    fcntl: 25,
+    flock: 32,
+    inotify_init: None,
+    inotify_init1: 26,
+    fanotify_init: 262,
+    x32: false,
+};
+
+fn numbers(arch: TargetArch) -> Numbers {
+    match arch {
+        TargetArch::x86_64 => X86_64,
+        TargetArch::aarch64 | TargetArch::riscv64 => GENERIC,
+    }
+}
+
+/// The architecture the referee runs on, if seccompiler can build programs for it.
+fn native_arch() -> Option<TargetArch> {
+    if cfg!(target_arch = "x86_64") {
+        Some(TargetArch::x86_64)
+    } else if cfg!(target_arch = "aarch64") {
+        Some(TargetArch::aarch64)
+    } else if cfg!(target_arch = "riscv64") {
+        Some(TargetArch::riscv64)
+    } else {
+        None
+    }
+}
+
+/// Why the filter could not be built.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot build the bots' system-call filter")]
+pub struct FilterError(#[source] BackendError);
+
+/// The two BPF programs every bot process gets, ready to install.
+#[derive(Debug)]
+pub struct BotFilter {
+    /// Fails record locks, leases and notifications with [`DENIED_ERRNO`].
+    deny: BpfProgram,
+    /// Makes `flock` succeed without doing anything.
+    no_op: BpfProgram,
+}
+
+impl BotFilter {
+    /// The filter for the architecture the referee runs on, built on first use; `None` on an
+    /// architecture seccompiler has no programs for (anything but x86-64, arm64 and RISC-V 64),
+    /// where bots run unfiltered.
+    pub fn native() -> Option<&'static BotFilter> {
+        static FILTER: OnceLock<Option<BotFilter>> = OnceLock::new();
+        FILTER
+            .get_or_init(|| {
+                native_arch().map(|arch| {
+                    BotFilter::build(arch).expect("the filter's rules are valid (unit-tested)")
+                })
+            })
+            .as_ref()
+    }
+
+    /// The filter for `arch`.
+    ///
+    /// # Errors
+    /// When seccompiler refuses the rules (it does not: the tests build every architecture).
+    pub fn build(arch: TargetArch) -> Result<BotFilter, FilterError> {
+        let n = numbers(arch);
+        let with_x32 = |calls: &[i64]| -> Vec<i64> {
+            let mut all = calls.to_vec();
+            if n.x32 {
+                all.extend(calls.iter().map(|c| c | X32_BIT));
+            }
+            all
+        };
+        let mut deny: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
+        for fcntl in with_x32(&[n.fcntl]) {
+            // A double word: the kernel reads the command as a 32-bit int, so the upper half
+            // of the register must not let a call through.
+            let rules = DENIED_FCNTL
+                .iter()
+                .map(|&(command, _)| {
+                    let condition = SeccompCondition::new(
+                        1,
+                        SeccompCmpArgLen::Dword,
+                        SeccompCmpOp::Eq,
+                        command as u64,
+                    )?;
+                    SeccompRule::new(vec![condition])
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(FilterError)?;
+            deny.insert(fcntl, rules);
+        }
+        let notify: Vec<i64> = n
+            .inotify_init
+            .into_iter()
+            .chain([n.inotify_init1, n.fanotify_init])
+            .collect();
+        for call in with_x32(&notify) {
+            deny.insert(call, Vec::new());
+        }
+        let no_op = with_x32(&[n.flock])
+            .into_iter()
+            .map(|call| (call, Vec::new()))
+            .collect();
+        let program = |rules, action| -> Result<BpfProgram, FilterError> {
+            SeccompFilter::new(rules, SeccompAction::Allow, action, arch)
+                .and_then(BpfProgram::try_from)
+                .map_err(FilterError)
+        };
+        Ok(BotFilter {
+            deny: program(deny, SeccompAction::Errno(DENIED_ERRNO as u32))?,
+            no_op: program(no_op, SeccompAction::Errno(0))?,
+        })
+    }
+
+    /// Installs the filter on the calling thread, for good: sets `no_new_privs` (which an
+    /// unprivileged process needs to install a filter, and which keeps a setuid program from
+    /// gaining privileges), then loads both programs.
+    ///
+    /// Async-signal-safe (two system calls, no allocation), so it may run between fork and
+    /// exec.
+    ///
+    /// # Errors
+    /// The system error of `prctl` or `seccomp` (a kernel without `CONFIG_SECCOMP_FILTER`).
+    pub fn install(&self) -> std::io::Result<()> {
+        // SAFETY: prctl with constant arguments changes only this thread's flags.
+        if unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        for program in [&self.deny, &self.no_op] {
+            let fprog = libc::sock_fprog {
+                len: program.len() as libc::c_ushort,
+                // seccompiler's `sock_filter` is `#[repr(C)]` with the kernel's layout, as
+                // libc's is (the size is checked below); the kernel only reads it.
+                filter: program.as_ptr().cast::<libc::sock_filter>().cast_mut(),
+            };
+            // SAFETY: the program outlives the call, which copies it into the kernel.
+            let rc = unsafe {
+                libc::syscall(
+                    libc::SYS_seccomp,
+                    libc::SECCOMP_SET_MODE_FILTER,
+                    0,
+                    &raw const fprog,
+                )
+            };
+            if rc != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+        Ok(())
+    }
+
+    /// The number of BPF instructions of the two programs.
+    pub fn instructions(&self) -> usize {
+        self.deny.len() + self.no_op.len()
+    }
+}
+
+const _: () = assert!(
+    std::mem::size_of::<seccompiler::sock_filter>() == std::mem::size_of::<libc::sock_filter>()
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::process::CommandExt;
+    use std::process::Command;
+
+    #[test]
+    fn every_architecture_builds() {
+        for arch in [TargetArch::x86_64, TargetArch::aarch64, TargetArch::riscv64] {
+            let filter = BotFilter::build(arch).unwrap();
+            assert!(filter.instructions() < 200, "{arch:?}: {filter:?}");
+        }
+    }
+
+    #[test]
+    fn the_native_numbers_are_libcs() {
+        let Some(arch) = native_arch() else {
+            return;
+        };
+        let n = numbers(arch);
+        assert_eq!(n.fcntl, libc::SYS_fcntl);
+        assert_eq!(n.flock, libc::SYS_flock);
+        assert_eq!(n.inotify_init1, libc::SYS_inotify_init1);
+        assert_eq!(n.fanotify_init, libc::SYS_fanotify_init);
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(n.inotify_init, Some(libc::SYS_inotify_init));
+    }
+
+    /// Runs the Python `script` with the filter installed before exec; returns its stdout.
+    fn filtered(script: &str) -> String {
+        let filter = BotFilter::native().expect("a supported architecture");
+        let mut command = Command::new("python3");
+        command.args(["-c", script]);
+        // SAFETY: install is async-signal-safe.
+        unsafe {
+            command.pre_exec(|| filter.install());
+        }
+        let out = command.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    #[test]
+    fn locks_fail_with_eperm_and_flock_takes_nothing() {
+        let script = r#"
+import fcntl, os, struct
+def call(f):
+    try:
+        f()
+        return "ok"
+    except OSError as e:
+        return str(e.errno)
+a = open("/proc/self/exe", "rb")
+b = open("/proc/self/exe", "rb")
+lk = struct.pack("hhqqi", fcntl.F_RDLCK, 0, 0, 0, 0)
+print(call(lambda: fcntl.flock(a, fcntl.LOCK_EX)))
+# Nothing was taken: a second description takes the same lock at once.
+print(call(lambda: fcntl.flock(b, fcntl.LOCK_EX | fcntl.LOCK_NB)))
+for cmd in [fcntl.F_SETLK, fcntl.F_SETLKW, fcntl.F_GETLK, fcntl.F_OFD_SETLK, fcntl.F_OFD_SETLKW, fcntl.F_OFD_GETLK]:
+    print(call(lambda: fcntl.fcntl(a, cmd, lk)))
+print(call(lambda: fcntl.fcntl(a, fcntl.F_SETLEASE, fcntl.F_RDLCK)))
+print(call(lambda: fcntl.fcntl(os.open("/", os.O_RDONLY), fcntl.F_NOTIFY, fcntl.DN_ACCESS)))
+# Other commands pass.
+print(call(lambda: fcntl.fcntl(a, fcntl.F_GETFD)))
+print(call(lambda: fcntl.fcntl(a, fcntl.F_GETLEASE)))
+"#;
+        let eperm = DENIED_ERRNO.to_string();
+        let mut expected = vec!["ok", "ok"];
+        expected.extend([eperm.as_str(); 8]);
+        expected.extend(["ok", "ok"]);
+        assert_eq!(filtered(script).lines().collect::<Vec<_>>(), expected);
+    }
+
+    /// The other ways into the kernel on x86-64: an x32 call is filtered like a 64-bit one, and
+    /// a 32-bit call (`int 0x80`, whose numbers the filter does not know) kills the process.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn an_x32_call_is_filtered_and_a_32_bit_call_kills() {
+        let filter = BotFilter::native().expect("x86-64 has a filter");
+        // SAFETY: the child makes async-signal-safe calls only, on a filter built before.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0);
+        if pid == 0 {
+            // SAFETY: system calls on constant arguments; the child never returns.
+            unsafe {
+                // No core file for the SIGSYS below.
+                let none = libc::rlimit {
+                    rlim_cur: 0,
+                    rlim_max: 0,
+                };
+                libc::setrlimit(libc::RLIMIT_CORE, &none);
+                if filter.install().is_err() {
+                    libc::_exit(2);
+                }
+                // fcntl(0, F_SETLK, NULL) by its x32 number: the filter's EPERM, not the
+                // kernel's ENOSYS (x32 is off on most kernels) or EFAULT.
+                let rc = libc::syscall(X32_BIT | libc::SYS_fcntl, 0, libc::F_SETLK, 0);
+                if rc != -1 || *libc::__errno_location() != DENIED_ERRNO {
+                    libc::_exit(3);
+                }
+                // getpid, by its 32-bit number.
+                std::arch::asm!("int 0x80", inout("eax") 20 => _, out("r8") _, out("r9") _,
+                    out("r10") _, out("r11") _);
+                libc::_exit(4);
+            }
+        }
+        let mut status = 0;
+        // SAFETY: waits for the child above.
+        unsafe { libc::waitpid(pid, &mut status, 0) };
+        assert!(
+            libc::WIFSIGNALED(status) && libc::WTERMSIG(status) == libc::SIGSYS,
+            "wait status {status:#x}"
+        );
+    }
+
+    #[test]
+    fn notifications_fail_with_eperm_and_the_upper_half_of_a_command_changes_nothing() {
+        let script = r#"
+import ctypes, fcntl
+libc = ctypes.CDLL(None, use_errno=True)
+def errno(rc):
+    return str(ctypes.get_errno()) if rc < 0 else "ok"
+print(errno(libc.inotify_init1(0)))
+print(errno(libc.syscall(ctypes.c_long(FANOTIFY), 0, 0)))
+# fcntl(0, F_GETLK | 1 << 32, NULL): the kernel reads F_GETLK; so does the filter.
+print(errno(libc.syscall(ctypes.c_long(FCNTL), 0, ctypes.c_long(fcntl.F_GETLK | 1 << 32), None)))
+"#
+        .replace("FANOTIFY", &libc::SYS_fanotify_init.to_string())
+        .replace("FCNTL", &libc::SYS_fcntl.to_string());
+        let eperm = DENIED_ERRNO.to_string();
+        assert_eq!(
+            filtered(&script).lines().collect::<Vec<_>>(),
+            [eperm.as_str(); 3]
+        );
+    }
+}
