@@ -87,3 +87,112 @@ fn a_cpu_hog_beside_a_thinker_costs_the_thinker_no_timeout() {
     }
     assert_eq!(hog_matches, 3);
 }
+
+/// `referee match` of Vabanque, seed 1, `bot` against two `others`, with `extra` flags; its
+/// output, with the bot's stderr in `dir`.
+fn match_of(
+    bot: &str,
+    others: &str,
+    extra: &[&str],
+    dir: &std::path::Path,
+) -> std::process::Output {
+    let mut cmd = referee();
+    cmd.args(["match", "--game", "vabanque", "--seed", "1", "--stderr-dir"])
+        .arg(dir)
+        .args(extra)
+        .args(["--bot", &format!("bot={}", file(bot))])
+        .args([
+            "--bot",
+            &format!("o1={others}"),
+            "--bot",
+            &format!("o2={others}"),
+        ]);
+    let out = cmd.output().unwrap();
+    assert_no_marked_survivors(&cmd);
+    assert!(out.status.success(), "{}", stderr(&out));
+    out
+}
+
+/// Whether the referee says, on its first line, that bots get the mechanism `what`.
+fn has_mechanism(out: &std::process::Output, what: &str) -> bool {
+    let first = stderr(out).lines().next().unwrap_or_default().to_string();
+    first.starts_with("referee: bots run in control groups") && first.contains(what) && {
+        let lacking = first.split("warning").nth(1).unwrap_or_default();
+        !lacking.contains(&format!("no {what}"))
+    }
+}
+
+#[test]
+fn on_cpu_time_a_bot_that_blocks_is_in_time_and_one_that_burns_is_not() {
+    let dir = temp_dir("time-basis");
+    let wall = match_of(
+        "tests/bots/blocker.py",
+        "builtin:random",
+        &[],
+        &dir.join("wall"),
+    );
+    if !has_mechanism(&wall, "CPU time") {
+        skipped(
+            "on_cpu_time_a_bot_that_blocks_is_in_time_and_one_that_burns_is_not",
+            "no CPU-time control group here",
+        );
+        return;
+    }
+    // On wall time its two 1.2 s sleeps are timeouts (and the CPU burn a third).
+    let text = stdout(&wall);
+    let timeouts = text
+        .lines()
+        .filter(|l| l.starts_with("fault: bot (seat 0) timeout"))
+        .count();
+    assert_eq!(timeouts, 3, "{text}");
+    // On CPU time only the burn is, told in CPU time.
+    let cpu = match_of(
+        "tests/bots/blocker.py",
+        "builtin:random",
+        &["--time-basis", "cpu"],
+        &dir.join("cpu"),
+    );
+    let text = stdout(&cpu);
+    let faults: Vec<&str> = text.lines().filter(|l| l.starts_with("fault:")).collect();
+    assert_eq!(faults.len(), 1, "{text}");
+    assert!(
+        faults[0].starts_with("fault: bot (seat 0) timeout at decision 8: "),
+        "{text}"
+    );
+    // Over the CPU limit, or (on a machine too loaded to give it 1.5 s of CPU in 3 s) over the
+    // wall-clock cap.
+    assert!(
+        faults[0].contains("ms of CPU time")
+            || faults[0].contains("in wall time (the limit is on CPU time)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn under_turn_isolation_a_bot_does_not_run_while_others_are_on_move() {
+    let dir = temp_dir("isolation");
+    let slow = format!("{}", file("tests/bots/slow_answer.py"));
+    let out = match_of(
+        "tests/bots/ponderer.py",
+        &slow,
+        &["--turn-isolation", "true"],
+        &dir,
+    );
+    if !has_mechanism(&out, "freezer") {
+        skipped(
+            "under_turn_isolation_a_bot_does_not_run_while_others_are_on_move",
+            "no freezer control group here",
+        );
+        return;
+    }
+    // Its watcher thread saw a gap of over 250 ms at the others' 300 ms turns: it was frozen.
+    let seen = std::fs::read_to_string(dir.join("bot.stderr")).unwrap();
+    let gaps: u64 = seen
+        .lines()
+        .filter_map(|l| l.strip_prefix("gaps "))
+        .last()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no gaps line: {seen}"));
+    assert!(gaps >= 10, "only {gaps} gaps while frozen: {seen}");
+    assert!(!stdout(&out).contains("fault:"), "{}", stdout(&out));
+}

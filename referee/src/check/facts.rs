@@ -230,6 +230,7 @@ mod tests {
             substituted,
             ms: 0.5,
             overrun: false,
+            cpu_ms: None,
         }
     }
 

@@ -6,7 +6,7 @@
 use super::books::SeatState;
 use super::players::{Player, append_line};
 use crate::seat::reply::excerpt;
-use crate::seat::{Allowance, Fault, ReplyWait, Seat, Talker, Timing};
+use crate::seat::{Allowance, CPU_WALL_CAP, Fault, ReplyWait, Seat, Talker, TimeBasis, Timing};
 use engine::{Game, Strategy, Turn};
 use protocol::{FaultKind, Request, ToBot};
 use serde_json::Value;
@@ -21,6 +21,9 @@ pub(super) struct DecisionTime {
     pub ms: f64,
     /// Whether the reply came late and a soft overrun covered it.
     pub overrun: bool,
+    /// The CPU time all of the bot's processes used meanwhile, in milliseconds to the
+    /// microsecond, where its control group accounts it.
+    pub cpu_ms: Option<f64>,
 }
 
 /// A seat's answer to one request.
@@ -93,6 +96,7 @@ fn decide_builtin<G: Game>(
         time: DecisionTime {
             ms: round_ms(started.elapsed()),
             overrun: false,
+            cpu_ms: None,
         },
         asked: None,
     }
@@ -127,6 +131,10 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
             asked: None,
         };
     }
+    if state.clock.control().isolate {
+        // On move: its processes run again, and it can read its request.
+        bot.freeze(false);
+    }
     let written = bot.write(&state.pending, allowance.wait).await;
     state.pending.clear();
     if let Err(fault) = written {
@@ -139,49 +147,109 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
     }
     // The clock runs from the moment the request is written until the reply is read.
     let sent = Instant::now();
-    let limit = allowance.describe();
+    let cpu_before = bot.cpu_time();
+    let control = state.clock.control();
+    let cpu_basis = control.basis == TimeBasis::Cpu && cpu_before.is_some();
+    let (limit, wall_wait) = if cpu_basis {
+        (
+            format!(
+                "{CPU_WALL_CAP} times {} in wall time (the limit is on CPU time)",
+                allowance.describe()
+            ),
+            allowance.wait * CPU_WALL_CAP,
+        )
+    } else {
+        (allowance.describe(), allowance.wait)
+    };
     let wait = ReplyWait {
         id,
-        deadline: sent + allowance.wait,
+        deadline: sent + wall_wait,
         limit: &limit,
         max_noise: max_noise - noise.len(),
     };
     let reply = bot.read_reply(&wait, &mut noise).await;
     let elapsed = sent.elapsed();
-    let (action, overrun) = judge_time(state, allowance, elapsed, reply);
+    let cpu = cpu_before
+        .zip(bot.cpu_time())
+        .map(|(before, after)| after.saturating_sub(before));
+    if control.isolate {
+        // Off move until its next request: none of its processes runs meanwhile.
+        bot.freeze(true);
+    }
+    let used = match (cpu_basis, cpu) {
+        (true, Some(cpu)) => Used::Cpu { cpu, wall: elapsed },
+        _ => Used::Wall(elapsed),
+    };
+    let (action, overrun) = judge_time(state, allowance, used, reply);
     Answer {
         action,
         noise,
         time: DecisionTime {
             ms: round_ms(elapsed),
             overrun,
+            cpu_ms: cpu.map(round_ms),
         },
         asked: Some(id),
     }
 }
 
-/// Charges the seat's clock for a reply read `elapsed` after its request was written (or for
+/// The time a decision is charged.
+#[derive(Clone, Copy)]
+enum Used {
+    /// Wall time.
+    Wall(Duration),
+    /// CPU time, and the wall time it took.
+    Cpu { cpu: Duration, wall: Duration },
+}
+
+impl Used {
+    fn charged(self) -> Duration {
+        match self {
+            Used::Wall(d) => d,
+            Used::Cpu { cpu, .. } => cpu,
+        }
+    }
+
+    /// How it is told in a fault: "after 1203.4 ms", "after 1203.4 ms of CPU time (1250.0 ms of
+    /// wall time)".
+    fn describe(self) -> String {
+        match self {
+            Used::Wall(d) => format!("after {:.1} ms", round_ms(d)),
+            Used::Cpu { cpu, wall } => format!(
+                "after {:.1} ms of CPU time ({:.1} ms of wall time)",
+                round_ms(cpu),
+                round_ms(wall)
+            ),
+        }
+    }
+}
+
+/// Charges the seat's clock for a reply that took `used` after its request was written (or for
 /// the wait that got none) and says whether the reply counts and whether an overrun covered it.
 fn judge_time(
     state: &mut SeatState,
     allowance: Allowance,
-    elapsed: Duration,
+    used: Used,
     reply: Result<Value, Fault>,
 ) -> (Result<Value, Fault>, bool) {
     let value = match reply {
         Ok(value) => value,
         Err(fault) => {
-            state.clock.spend(elapsed);
+            state.clock.spend(used.charged());
             return (Err(fault), false);
         }
     };
-    match state.clock.charge(allowance, elapsed) {
+    let timing = match used {
+        Used::Wall(elapsed) => state.clock.charge(allowance, elapsed),
+        Used::Cpu { cpu, .. } => state.clock.charge_cpu(allowance, cpu),
+    };
+    match timing {
         Timing::InTime => (Ok(value), false),
         Timing::Overrun => (Ok(value), true),
         Timing::Late => {
             let message = format!(
-                "the reply came after {:.1} ms, over {}",
-                round_ms(elapsed),
+                "the reply came {}, over {}",
+                used.describe(),
                 allowance.describe()
             );
             (Err(Fault::new(FaultKind::Timeout, message)), false)

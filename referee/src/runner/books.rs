@@ -68,6 +68,10 @@ impl SeatState {
             stats.max_ms = stats.max_ms.max(time.ms);
             stats.times.record(time.ms);
             stats.overruns += u32::from(time.overrun);
+            if let Some(cpu) = time.cpu_ms {
+                stats.cpu_ms = Some(stats.cpu_ms.unwrap_or(0.0) + cpu);
+                stats.max_cpu_ms = Some(stats.max_cpu_ms.unwrap_or(0.0).max(cpu));
+            }
         }
     }
 

@@ -69,6 +69,10 @@ pub enum LogRecord {
         /// Whether the reply came late and a soft overrun covered it.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         overrun: bool,
+        /// The CPU time all of the bot's processes used meanwhile, in milliseconds, where
+        /// its control group accounts it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cpu_ms: Option<f64>,
     },
     /// A fault.
     Fault {

@@ -201,6 +201,7 @@ impl<'a, G: Game> MatchRun<'a, G> {
                 substituted,
                 ms: time.ms,
                 overrun: time.overrun,
+                cpu_ms: time.cpu_ms,
             })?;
         }
         self.play(&action, substituted);
@@ -341,6 +342,11 @@ impl<'a, G: Game> MatchRun<'a, G> {
             let limit = Duration::from_millis(player.time.limits.decision_ms);
             let state = &mut self.books.seats[i];
             if let (Some(mut bot), false) = (player.seat.talker(), state.ledger.is_stopped()) {
+                if player.time.isolate {
+                    // Frozen since its last decision: it must read the result, and may work
+                    // between matches.
+                    bot.freeze(false);
+                }
                 state
                     .pending
                     .extend(line(&ToBot::<(), (), ()>::MatchEnd(MatchEnd {

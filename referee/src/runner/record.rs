@@ -42,6 +42,13 @@ pub struct SeatStats {
     pub overruns: u32,
     /// The bot's own decision times (substituted decisions excluded).
     pub times: TimeHistogram,
+    /// The CPU time all of the bot's processes used during its own decisions, in
+    /// milliseconds, where its control group accounts it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_ms: Option<f64>,
+    /// The most CPU time one of its decisions used, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_cpu_ms: Option<f64>,
 }
 
 /// The result of one match.

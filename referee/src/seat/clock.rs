@@ -124,6 +124,11 @@ impl Clock {
         }
     }
 
+    /// The time control it runs.
+    pub fn control(&self) -> TimeControl {
+        self.control
+    }
+
     /// The allowance for the next decision.
     pub fn allowance(&self) -> Allowance {
         let limits = &self.control.limits;
@@ -156,15 +161,27 @@ impl Clock {
     /// the wait is in time even if the measurement, taken just after, shows a hair more: the
     /// deadline decides, not the referee's own scheduling.
     pub fn charge(&mut self, allowance: Allowance, elapsed: Duration) -> Timing {
-        let timing = if elapsed <= allowance.limit || allowance.wait == allowance.limit {
+        self.judge(allowance, elapsed, allowance.wait == allowance.limit)
+    }
+
+    /// Charges a reply that used `cpu` of CPU time ([`TimeBasis::Cpu`]): no deadline decided
+    /// it, so it is judged on the CPU time alone.
+    pub fn charge_cpu(&mut self, allowance: Allowance, cpu: Duration) -> Timing {
+        self.judge(allowance, cpu, false)
+    }
+
+    /// In time within the limit (or whenever `in_time` says the wait decided), an overrun
+    /// within the grace while overruns are left, else late; `used` goes to the bank.
+    fn judge(&mut self, allowance: Allowance, used: Duration, in_time: bool) -> Timing {
+        let timing = if used <= allowance.limit || in_time {
             Timing::InTime
-        } else if self.overruns_left > 0 && elapsed <= allowance.wait {
+        } else if self.overruns_left > 0 && used <= allowance.wait {
             self.overruns_left -= 1;
             Timing::Overrun
         } else {
             Timing::Late
         };
-        self.spend(elapsed);
+        self.spend(used);
         timing
     }
 

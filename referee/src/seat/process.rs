@@ -643,6 +643,8 @@ impl ProcessBot {
         if !self.alive {
             return false;
         }
+        // A bot frozen off move (turn isolation) could neither read nor exit.
+        self.freeze(false);
         if let Some(line) = last {
             let _ = self.write(line, grace).await;
         }
