@@ -171,7 +171,7 @@ fn on_cpu_time_a_bot_that_blocks_is_in_time_and_one_that_burns_is_not() {
 #[test]
 fn under_turn_isolation_a_bot_does_not_run_while_others_are_on_move() {
     let dir = temp_dir("isolation");
-    let slow = format!("{}", file("tests/bots/slow_answer.py"));
+    let slow = file("tests/bots/slow_answer.py");
     let out = match_of(
         "tests/bots/ponderer.py",
         &slow,
@@ -190,7 +190,7 @@ fn under_turn_isolation_a_bot_does_not_run_while_others_are_on_move() {
     let gaps: u64 = seen
         .lines()
         .filter_map(|l| l.strip_prefix("gaps "))
-        .last()
+        .next_back()
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no gaps line: {seen}"));
     assert!(gaps >= 10, "only {gaps} gaps while frozen: {seen}");
