@@ -7,6 +7,7 @@ fn without_timings(mut records: Vec<Value>) -> Vec<Value> {
     for r in &mut records {
         if let Some(obj) = r.as_object_mut() {
             obj.remove("ms");
+            obj.remove("cpu_ms");
         }
     }
     records

@@ -7,13 +7,12 @@ use serde_json::Value;
 use std::path::Path;
 use std::sync::OnceLock;
 
-/// Ten Machiavelli bots: built-ins and the sample bots of three languages.
+/// Ten deterministic Machiavelli bots: built-ins, the sample bots of three languages, and a slow
+/// drawer that makes the run last long enough to be killed midway. (The Python rearranger is
+/// left out: its search is bounded by time, so its plays depend on the machine's load.)
 fn machiavelli_field() -> Vec<String> {
     vec![
-        format!(
-            "py-rearranger={}",
-            file("sample-bots/python/machiavelli_rearranger.py")
-        ),
+        format!("slow-drawer={}", file("tests/bots/machiavelli_slow.py")),
         format!(
             "py-random={}",
             file("sample-bots/python/machiavelli_random.py")

@@ -176,7 +176,7 @@ pub fn results_without_timings(dir: &Path) -> Vec<serde_json::Value> {
     for r in &mut rows {
         r.as_object_mut().unwrap().remove("duration_ms");
         for s in r["stats"].as_array_mut().unwrap() {
-            for key in ["total_ms", "max_ms", "times"] {
+            for key in ["total_ms", "max_ms", "times", "cpu_ms", "max_cpu_ms"] {
                 s.as_object_mut().unwrap().remove(key);
             }
         }
