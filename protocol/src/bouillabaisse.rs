@@ -10,43 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::fmt;
 
-/// A suit, in the order the rules use to remove cards: clubs, diamonds, hearts, spades.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
-pub enum Suit {
-    /// Clubs (`C`).
-    #[serde(rename = "C")]
-    Clubs,
-    /// Diamonds (`D`).
-    #[serde(rename = "D")]
-    Diamonds,
-    /// Hearts (`H`).
-    #[serde(rename = "H")]
-    Hearts,
-    /// Spades (`S`).
-    #[serde(rename = "S")]
-    Spades,
-}
-
-impl Suit {
-    /// The four suits, in removal order.
-    pub const ALL: [Suit; 4] = [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades];
-
-    /// The suit's letter on the wire.
-    pub fn letter(self) -> char {
-        match self {
-            Suit::Clubs => 'C',
-            Suit::Diamonds => 'D',
-            Suit::Hearts => 'H',
-            Suit::Spades => 'S',
-        }
-    }
-
-    fn from_letter(letter: char) -> Option<Suit> {
-        Suit::ALL.into_iter().find(|s| s.letter() == letter)
-    }
-}
+pub use crate::suit::Suit;
 
 /// The lowest rank (2).
 pub const LOWEST_RANK: u8 = 2;

@@ -30,6 +30,7 @@ mod fault;
 pub mod machiavelli;
 mod messages;
 pub mod schema;
+mod suit;
 pub mod vabanque;
 
 pub use exit_codes::ExitCode;
