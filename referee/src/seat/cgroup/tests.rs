@@ -1,0 +1,67 @@
+//! A bot group's CPU controllers, on this machine (skipped visibly without them).
+
+use super::*;
+use std::process::{Command, Stdio};
+
+/// A shell busy loop started in `group` (joined by writing its pid to every `cgroup.procs`).
+fn busy_in(group: &BotCgroup) -> std::process::Child {
+    let child = Command::new("sh")
+        .args(["-c", "while :; do :; done"])
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(group.adopt(child.id()));
+    child
+}
+
+#[test]
+fn a_bot_group_has_its_quota_its_cores_its_cpu_time_and_a_freezer() {
+    let m = mechanisms();
+    if !(m.groups && m.cpu_quota && m.cpuset && m.cpu_time && m.freezer) {
+        eprintln!("SKIPPED cgroup CPU test: not every CPU controller here ({m:?})");
+        return;
+    }
+    let group = BotCgroup::create(&GroupLimits {
+        memory_bytes: Some(64 << 20),
+        processes: Some(8),
+        cpu_percent: Some(50),
+        cores: vec![0],
+    })
+    .expect("a group");
+    let read = |c: Controller, file: &str| {
+        fs::read_to_string(group.dir(c).unwrap().join(file))
+            .unwrap()
+            .trim()
+            .to_string()
+    };
+    assert_eq!(read(Controller::Cpuset, "cpuset.cpus"), "0");
+    if m.unified {
+        assert_eq!(read(Controller::Cpu, "cpu.max"), "50000 100000");
+    } else {
+        assert_eq!(read(Controller::Cpu, "cpu.cfs_quota_us"), "50000");
+    }
+    let mut child = busy_in(&group);
+    // CPU time grows while it runs (however slowly a loaded machine lets it)...
+    let start = group.cpu_time().unwrap();
+    while group.cpu_time().unwrap() <= start {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // ...and not while it is frozen: once frozen, two readings 50 ms apart are equal.
+    assert!(group.freeze(true));
+    let frozen = loop {
+        let a = group.cpu_time().unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+        if group.cpu_time().unwrap() == a {
+            break a;
+        }
+    };
+    assert_eq!(group.cpu_time().unwrap(), frozen);
+    assert!(group.freeze(false));
+    while group.cpu_time().unwrap() <= frozen {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    drop(group);
+    // Dropping the group killed its process.
+    let status = child.wait().unwrap();
+    assert!(!status.success());
+}
