@@ -1,7 +1,7 @@
 //! Command-line arguments (clap). Converted to plain configs before anything runs.
 
 use super::bot_settings::{PolicyArgs, SettingsArgs};
-use crate::seat::SandboxMode;
+use crate::seat::{BotUids, SandboxMode};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -292,6 +292,11 @@ pub struct RefereeingArgs {
     /// How bot processes are isolated [default: auto: bwrap where it works, else none].
     #[arg(long, value_parser = super::choices::sandbox_mode())]
     pub sandbox: Option<SandboxMode>,
+    /// When the referee runs as root, the uids bot processes run as, one each: a range
+    /// FIRST-LAST (then a bot that cannot run so does not start), auto (60000-60999 where it
+    /// can be done, else the referee's user, with a warning) or off [default: auto].
+    #[arg(long, value_name = "FIRST-LAST|auto|off")]
+    pub bot_uids: Option<BotUids>,
     /// A file or directory sandboxed bots must not see (besides the referee's own outputs and
     /// config, always hidden); repeatable.
     #[arg(long, value_name = "PATH")]

@@ -227,25 +227,26 @@ pub(super) fn max_faults(flag: Option<u32>, file: Option<u32>) -> u32 {
 }
 
 /// How bot processes are run: the sandbox resolved (a warning printed when `auto` finds none),
-/// and the paths no sandboxed bot may see — the referee's `outputs` and every bot's working
-/// directory (a bot's own stays visible to it).
+/// who each bot runs as (a line saying so), and the paths no sandboxed bot may see — the
+/// referee's `outputs` and every bot's working directory (a bot's own stays visible to it).
 ///
 /// # Errors
-/// A usage failure when `--sandbox bwrap` cannot be used here.
+/// A usage failure when `--sandbox bwrap` or `--bot-uids FIRST-LAST` cannot be had here.
 pub(super) fn process_options(
-    mode: SandboxMode,
+    refereeing: &super::match_config::Refereeing,
     outputs: Vec<PathBuf>,
     bots: &[crate::seat::BotSpec],
 ) -> Result<crate::seat::ProcessOptions, Failure> {
     let has_processes = bots
         .iter()
         .any(|b| matches!(b.launch, crate::seat::Launch::Command(_)));
-    let (sandbox, warning) = if has_processes {
-        crate::seat::Sandbox::resolve(mode).map_err(Failure::usage)?
+    let isolation = if has_processes {
+        crate::seat::users::isolate(refereeing.sandbox, refereeing.bot_uids, bots)
+            .map_err(Failure::usage)?
     } else {
-        (crate::seat::Sandbox::None, None)
+        crate::seat::users::Isolation::default()
     };
-    if let Some(warning) = warning {
+    if let Some(warning) = &isolation.sandbox_warning {
         eprintln!("referee: {warning}");
     }
     if has_processes {
@@ -253,6 +254,9 @@ pub(super) fn process_options(
             "referee: {}",
             crate::seat::cgroup::describe(crate::seat::cgroup::mechanisms())
         );
+    }
+    for line in &isolation.lines {
+        eprintln!("referee: {line}");
     }
     // A bot's working directory inside a hidden path would be hidden from the bot itself.
     for bot in bots {
@@ -282,7 +286,8 @@ pub(super) fn process_options(
     let mut hidden = outputs;
     hidden.extend(bots.iter().filter_map(|b| b.settings.workdir.clone()));
     Ok(crate::seat::ProcessOptions {
-        sandbox,
+        sandbox: isolation.sandbox,
+        users: isolation.users,
         hidden,
         ..crate::seat::ProcessOptions::default()
     })

@@ -49,8 +49,8 @@ fn run_game<G: Game>(kind: GameKind, args: CheckArgs) -> Result<ExitCode, Failur
     let options = super::match_config::game_options(toml::Table::new(), &args.refereeing.options)?;
     let options = game_options::<G>(&options)?;
     let process = super::bot_settings::process_options(
-        refereeing.sandbox,
-        refereeing.hide,
+        &refereeing,
+        refereeing.hide.clone(),
         std::slice::from_ref(&bot),
     )?;
     let config = CheckConfig {

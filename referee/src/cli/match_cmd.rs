@@ -52,8 +52,7 @@ fn run_game<G: Game>(config: MatchConfig) -> Result<ExitCode, Failure> {
         .chain(&config.refereeing.hide)
         .cloned()
         .collect();
-    let process =
-        super::bot_settings::process_options(config.refereeing.sandbox, outputs, &config.bots)?;
+    let process = super::bot_settings::process_options(&config.refereeing, outputs, &config.bots)?;
     let record = until_interrupted(play::<G>(&config, &options, &process, &mut log))?;
     match config.format {
         Format::Table => {

@@ -4,7 +4,7 @@ use super::Failure;
 use super::args::{Format, MatchArgs, RefereeingArgs};
 use super::bot_settings::{PolicyArgs, SettingsArgs, max_faults, sandbox_mode};
 use crate::runner::FaultPolicy;
-use crate::seat::{BotSpec, Launch, SandboxMode, spec::check_unique};
+use crate::seat::{BotSpec, BotUids, Launch, SandboxMode, spec::check_unique};
 use engine::GameKind;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -30,6 +30,7 @@ struct MatchFile {
 pub(super) struct RefereeingFile {
     max_faults: Option<u32>,
     sandbox: Option<SandboxMode>,
+    bot_uids: Option<BotUids>,
     #[serde(default)]
     hide: Vec<PathBuf>,
     #[serde(flatten)]
@@ -215,6 +216,8 @@ pub struct Refereeing {
     pub policy: FaultPolicy,
     /// How bots are isolated.
     pub sandbox: SandboxMode,
+    /// Which uids bots run as when the referee is root.
+    pub bot_uids: BotUids,
     /// Paths sandboxed bots must not see: the config file and those given with `--hide` or
     /// `hide = [...]`.
     pub hide: Vec<PathBuf>,
@@ -240,6 +243,7 @@ impl Refereeing {
             max_faults: max_faults(flags.max_faults, file.max_faults),
             policy: flags.policy.resolve(&file.policy),
             sandbox: sandbox_mode(flags.sandbox, file.sandbox),
+            bot_uids: flags.bot_uids.or(file.bot_uids).unwrap_or_default(),
             hide,
         };
         Ok((refereeing, settings))

@@ -172,7 +172,7 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentSettings, Failure> {
     }
     let seed = given.or(recorded);
     let process = process_options(
-        refereeing.sandbox,
+        &refereeing,
         std::iter::once(out.clone())
             .chain(refereeing.hide.iter().cloned())
             .collect(),

@@ -97,6 +97,7 @@ pub async fn start_players<G: Game>(
                 opts.limits = spec.settings.limits;
                 opts.workdir = spec.settings.workdir.clone();
                 opts.env = spec.settings.env.clone();
+                opts.run_as = process.users.run_as(&spec.name);
                 match ProcessBot::spawn(words, &opts).await {
                     Ok(bot) => (Seat::Process(Box::new(bot)), None),
                     Err(fault) => (Seat::Absent, Some(fault)),

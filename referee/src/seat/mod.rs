@@ -22,6 +22,7 @@ pub mod seccomp;
 pub mod spec;
 mod stderr;
 mod talker;
+pub mod users;
 mod wire;
 
 pub use clock::{Allowance, CPU_WALL_CAP, Clock, TimeBasis, TimeControl, Timing};
@@ -33,6 +34,7 @@ pub use sandbox::{Sandbox, SandboxMode};
 pub use scripted::{ScriptEnd, ScriptedBot};
 pub use spec::{BotSettings, BotSpec, BotSpecError, Launch};
 pub use talker::Talker;
+pub use users::{BotUids, BotUsers, RunAs};
 pub use wire::{BLANK_ALLOWANCE, ReplyWait};
 
 use engine::Game;

@@ -18,6 +18,7 @@ use super::reply::{excerpt, parse};
 use super::sandbox::Sandbox;
 use super::seccomp::BotFilter;
 use super::stderr::{self, StderrTail};
+use super::users::{BotUsers, Credentials, ProcessUser, RunAs};
 use super::wire::{self, Cut, OUTPUT_CLOSED, ReplyWait, Wire};
 use process_wrap::tokio::{ChildWrapper, CommandWrap, KillOnDrop, ProcessGroup};
 use protocol::{FaultKind, FromBot, HelloReply, PROTOCOL_VERSION};
@@ -77,6 +78,10 @@ pub struct ProcessOptions {
     /// The variables this bot's settings name, set over the few of the referee's it gets
     /// ([`environment`]).
     pub env: BTreeMap<String, String>,
+    /// Who each bot of the run runs as, by name ([`super::users`]).
+    pub users: BotUsers,
+    /// Who this bot runs as (from `users`).
+    pub run_as: RunAs,
 }
 
 impl Default for ProcessOptions {
@@ -91,6 +96,8 @@ impl Default for ProcessOptions {
             limits: ResourceLimits::default(),
             workdir: None,
             env: BTreeMap::new(),
+            users: BotUsers::default(),
+            run_as: RunAs::Referee,
         }
     }
 }
@@ -118,17 +125,25 @@ pub struct ProcessBot {
     stderr_probe: Option<OwnedFd>,
     /// How long it has to exit after `goodbye` ([`ProcessOptions::exit_grace`]).
     exit_grace: Duration,
+    /// The uid it runs as, leased while it lives, unless it runs as the referee's.
+    _user: Option<ProcessUser>,
 }
 
 impl ProcessBot {
     /// Starts `command` (program and arguments) in a new process group with piped stdio.
     ///
     /// # Errors
-    /// A [`FaultKind::SpawnFailed`] fault when the program cannot be started.
+    /// A [`FaultKind::SpawnFailed`] fault when the program cannot be started, or not as the
+    /// user it must run as ([`ProcessOptions::run_as`]).
     pub async fn spawn(command: &[String], options: &ProcessOptions) -> Result<Self, Fault> {
         if command.is_empty() {
             return Err(Fault::new(FaultKind::SpawnFailed, "empty command"));
         }
+        let user = options
+            .run_as
+            .lease()
+            .map_err(|e| Fault::new(FaultKind::SpawnFailed, e))?;
+        let credentials = user.as_ref().map(|u| u.credentials);
         let limits = options.limits;
         let cgroup = BotCgroup::create(&GroupLimits {
             memory_bytes: limits.memory_bytes(),
@@ -141,7 +156,7 @@ impl ProcessBot {
         let wrapped = options.sandbox.wrap(
             command,
             options.workdir.as_deref(),
-            &options.hidden,
+            &options.run_as.nameable(&options.hidden),
             limits.file_bytes(),
         );
         let (program, args) = wrapped.split_first().expect("not empty");
@@ -162,7 +177,7 @@ impl ProcessBot {
             }
         });
         let join_fds = cgroup.as_ref().map(BotCgroup::join_fds).unwrap_or_default();
-        before_exec(&mut wrap, join_fds, rlimits);
+        before_exec(&mut wrap, join_fds, credentials, rlimits);
         wrap.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
         let shown = &command[0];
         let mut child = wrap.spawn().map_err(|e| {
@@ -207,6 +222,7 @@ impl ProcessBot {
             stdout_pipe,
             stderr_probe,
             exit_grace: options.exit_grace,
+            _user: user,
         })
     }
 
@@ -682,30 +698,43 @@ impl Drop for ProcessBot {
     }
 }
 
-/// Sets what the bot's child process does between fork and exec: it dies with the referee,
-/// joins its control groups (`join_fds`, open `cgroup.procs` files), takes its resource limits,
-/// lets no descriptor but 0, 1 and 2 survive the exec, and last installs the system-call filter
-/// ([`BotFilter`]: no file locks, leases or file-change notifications), which the exec and
-/// everything after it, bubblewrap included, runs under.
-fn before_exec(wrap: &mut CommandWrap, join_fds: Vec<RawFd>, rlimits: Vec<(RlimitResource, u64)>) {
+/// Sets what the bot's child process does between fork and exec: while it is still the
+/// referee's user, it joins its control groups (`join_fds`, open `cgroup.procs` files) and
+/// takes its resource limits; then it becomes its own `user` if it has one
+/// ([`Credentials::assume`]), dies with the referee, lets no descriptor but 0, 1 and 2 survive
+/// the exec, and last installs the system-call filter ([`BotFilter`]: no file locks, leases or
+/// file-change notifications), which the exec and everything after it, bubblewrap included,
+/// runs under.
+fn before_exec(
+    wrap: &mut CommandWrap,
+    join_fds: Vec<RawFd>,
+    user: Option<Credentials>,
+    rlimits: Vec<(RlimitResource, u64)>,
+) {
     // SAFETY: sysconf only reads a limit.
     let max_fd = unsafe { libc::sysconf(libc::_SC_OPEN_MAX) }.clamp(3, 65_536) as i32;
     // Built here, before the fork, once per run: the child may not allocate.
     let filter = BotFilter::native();
     // SAFETY: the closure runs in the child between fork and exec and only makes
-    // async-signal-safe system calls (prctl, write, setrlimit, close_range, seccomp) on memory
-    // prepared before the fork.
+    // async-signal-safe system calls (prctl, write, set*id, setrlimit, close_range, seccomp) on
+    // memory prepared before the fork.
     unsafe {
         wrap.command_mut().pre_exec(move || {
-            // If the referee dies without cleaning up (SIGKILL), the kernel kills the bot too.
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-            // Join the bot's control groups before it runs a single instruction of its own.
+            // Join the bot's control groups before it runs a single instruction of its own,
+            // while it may still write there.
             for &fd in &join_fds {
                 if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
                     return Err(std::io::Error::last_os_error());
                 }
             }
+            // Before the change of user, which could not raise a hard limit.
             limits::apply(&rlimits)?;
+            if let Some(user) = user {
+                user.assume()?;
+            }
+            // If the referee dies without cleaning up (SIGKILL), the kernel kills the bot too.
+            // After the change of user, which clears it.
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
             // No descriptor but the three standard ones survives the exec, whatever the
             // referee's own parent left open (one call; one per descriptor on kernels
             // before 5.11).

@@ -16,6 +16,7 @@
 //! host's figures, and Go, Node.js and Python need nothing there to start (docs/security.md).
 
 use super::seccomp::BotFilter;
+use super::users::Credentials;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 
@@ -55,19 +56,27 @@ fn find_bwrap() -> Option<PathBuf> {
 }
 
 /// Runs a trivial command under bubblewrap with the options and the system-call filter bots
-/// get, to learn whether it works here (it needs user namespaces, or privileges: a setuid
+/// get, as `user` if given (as a bot's user, bubblewrap needs unprivileged user namespaces),
+/// to learn whether it works here (it needs user namespaces, or privileges: a setuid
 /// bubblewrap gains none under the filter's `no_new_privs`).
-fn probe(bwrap: &Path) -> Result<(), String> {
+fn probe(bwrap: &Path, user: Option<Credentials>) -> Result<(), String> {
     let mut command = std::process::Command::new(bwrap);
     command
         .args(base_args(None))
         .args(["--chdir", "/", "--", "true"])
         .stdin(std::process::Stdio::null());
-    if let Some(filter) = BotFilter::native() {
-        // SAFETY: install is async-signal-safe, on a filter built before the fork.
-        unsafe {
-            command.pre_exec(|| filter.install());
-        }
+    let filter = BotFilter::native();
+    // SAFETY: assume and install are async-signal-safe, on values made before the fork.
+    unsafe {
+        command.pre_exec(move || {
+            if let Some(user) = user {
+                user.assume()?;
+            }
+            match &filter {
+                Some(filter) => filter.install(),
+                None => Ok(()),
+            }
+        });
     }
     let out = command.output().map_err(|e| e.to_string())?;
     if out.status.success() {
@@ -83,19 +92,21 @@ impl Sandbox {
     /// # Errors
     /// When `bwrap` is asked for and is missing or does not work here.
     pub fn resolve(mode: SandboxMode) -> Result<(Sandbox, Option<String>), SandboxError> {
+        Sandbox::resolve_as(mode, None)
+    }
+
+    /// [`Sandbox::resolve`] for bots that run as `user` (bubblewrap is tried as that user).
+    ///
+    /// # Errors
+    /// When `bwrap` is asked for and is missing or does not work here.
+    pub fn resolve_as(
+        mode: SandboxMode,
+        user: Option<Credentials>,
+    ) -> Result<(Sandbox, Option<String>), SandboxError> {
         if mode == SandboxMode::None {
             return Ok((Sandbox::None, None));
         }
-        let found = find_bwrap()
-            .ok_or_else(|| {
-                "bwrap is not installed (Debian: apt-get install bubblewrap)".to_string()
-            })
-            .and_then(|path| {
-                probe(&path)
-                    .map(|()| path)
-                    .map_err(|e| format!("bwrap does not work here: {e}"))
-            });
-        match (found, mode) {
+        match (Sandbox::usable(user), mode) {
             (Ok(path), _) => Ok((Sandbox::Bwrap(path), None)),
             (Err(why), SandboxMode::Bwrap) => Err(SandboxError(format!("--sandbox bwrap: {why}"))),
             (Err(why), _) => Ok((
@@ -105,6 +116,19 @@ impl Sandbox {
                 )),
             )),
         }
+    }
+
+    /// Where bubblewrap is, when it is installed and works here for bots that run as `user`
+    /// (the referee's own when `None`).
+    ///
+    /// # Errors
+    /// Why it cannot be used.
+    pub fn usable(user: Option<Credentials>) -> Result<PathBuf, String> {
+        let path =
+            find_bwrap().ok_or("bwrap is not installed (Debian: apt-get install bubblewrap)")?;
+        probe(&path, user)
+            .map(|()| path)
+            .map_err(|e| format!("bwrap does not work here: {e}"))
     }
 
     /// Whether bots run under bubblewrap.
