@@ -39,15 +39,7 @@ fn report(work: &Path, name: &str) -> Value {
 /// Plays one match of the three bots `(name, script and arguments)`, each in its own working
 /// directory `dir/NAME`, under `sandbox`; checks that no process is left; returns the log.
 fn play(dir: &Path, bots: &[(&str, Vec<String>)], sandbox: &str) -> Vec<Value> {
-    let mut config = format!("game = \"vabanque\"\nseed = 7\ntime_limit_ms = {LIMIT_MS}\n");
-    for (name, command) in bots {
-        let work = dir.join(name);
-        std::fs::create_dir_all(&work).unwrap();
-        config += &format!(
-            "[[bot]]\nname = {name:?}\ncommand = {command:?}\nworkdir = {:?}\n",
-            work.display().to_string()
-        );
-    }
+    let config = vabanque_file(bots, |name| dir.join(name));
     let path = dir.join("match.toml");
     std::fs::write(&path, config).unwrap();
     let log = dir.join("log.jsonl");

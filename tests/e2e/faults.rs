@@ -163,6 +163,7 @@ fn a_terminated_referee_stops_every_bot() {
     let dir = temp_dir("sigterm");
     let pids = dir.join("pids");
     std::fs::create_dir_all(&pids).unwrap();
+    writable_by_bots(&pids);
     // Scripted bots with an empty script play legal[0] and record their pids.
     let script = dir.join("empty.json");
     std::fs::write(&script, "[]").unwrap();

@@ -18,6 +18,7 @@ mod lines_and_environment;
 mod machiavelli;
 mod matches;
 mod nava;
+mod privileges;
 mod replay;
 mod runtimes;
 mod sandbox;

@@ -24,10 +24,11 @@ fn match_with(
         args,
         opponent,
         (sandbox, limit_ms),
+        &[],
     )
 }
 
-/// [`match_with`], with the bot's working directory `work`.
+/// [`match_with`], with the bot's working directory `work` and the `extra` flags.
 fn match_in(
     dir: &Path,
     work: &Path,
@@ -35,6 +36,7 @@ fn match_in(
     args: &[&str],
     opponent: &str,
     (sandbox, limit_ms): (&str, &str),
+    extra: &[&str],
 ) -> Vec<Value> {
     std::fs::create_dir_all(work).unwrap();
     let mut command = vec!["python3".to_string(), file(&format!("tests/bots/{script}"))];
@@ -58,7 +60,8 @@ fn match_in(
         sandbox,
         "--log",
         log.to_str().unwrap(),
-    ]);
+    ])
+    .args(extra);
     let out = cmd.output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     assert_no_marked_survivors(&cmd);
@@ -92,11 +95,20 @@ fn a_spy_reads_nothing_in_the_sandbox_and_steals_requests_without_it() {
         .count();
     assert_eq!(victims_faults, 0, "the victims were not disturbed");
 
-    // Without a sandbox the same bot opens its opponents' stdin, steals their requests (their
-    // views, hands included) and answers them in their names through their stdout — which is
-    // why the sandbox is the default (docs/security.md).
+    // Without a sandbox, and with every bot the referee's user, the same bot opens its
+    // opponents' stdin, steals their requests (their views, hands included) and answers them in
+    // their names through their stdout — which is why the sandbox is the default, and why as
+    // root each bot runs as a uid of its own (docs/security.md; tests/e2e/privileges.rs).
     let dir = temp_dir("spy-none");
-    let log = match_with(&dir, "spy.py", &[], victim, ("none", SHORT_LIMIT_MS));
+    let log = match_in(
+        &dir,
+        &dir.join("work"),
+        "spy.py",
+        &[],
+        victim,
+        ("none", SHORT_LIMIT_MS),
+        &["--bot-uids", "off"],
+    );
     let stolen = report(&dir.join("work"), "spy-report.json");
     assert_eq!(stolen["siblings"], 2, "{stolen}");
     assert!(stolen["bytes"].as_u64().unwrap() > 0, "{stolen}");
@@ -167,6 +179,7 @@ fn a_sandboxed_bot_sees_no_process_no_network_no_output_and_writes_only_its_dire
         &[outside.to_str().unwrap(), dir.to_str().unwrap()],
         "sample-bots/python/vabanque_random.py",
         ("bwrap", LIMIT_MS),
+        &[],
     );
     let seen = report(&dir, "probe-report.json");
     assert_eq!(seen["write_cwd"], true, "{seen}");

@@ -55,6 +55,29 @@ pub fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// A Vabanque match file (seed 7, a decision limit of [`LIMIT_MS`]) of `bots` (name and
+/// command), each in its own working directory `workdir(name)`, made here.
+pub fn vabanque_file(bots: &[(&str, Vec<String>)], workdir: impl Fn(&str) -> PathBuf) -> String {
+    let mut config = format!("game = \"vabanque\"\nseed = 7\ntime_limit_ms = {LIMIT_MS}\n");
+    for (name, command) in bots {
+        let work = workdir(name);
+        std::fs::create_dir_all(&work).unwrap();
+        config += &format!(
+            "[[bot]]\nname = {name:?}\ncommand = {command:?}\nworkdir = {:?}\n",
+            work.display().to_string()
+        );
+    }
+    config
+}
+
+/// Makes `dir` writable by every bot, whatever its uid, as /tmp is (sticky): for a directory
+/// other than its working directory that a test hands a bot to write in. As root, each bot
+/// process runs as a uid of its own (docs/security.md#bot-users).
+pub fn writable_by_bots(dir: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o1777)).unwrap();
+}
+
 /// The environment variable that marks every process a test's referee starts. Bots get only a
 /// few of the referee's variables, so the referee is told to pass this one on to every bot
 /// (`REFEREE_PASS_ENV`, docs/security.md#the-environment), as it passes `PATH`; their

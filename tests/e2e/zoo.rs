@@ -376,6 +376,7 @@ fn a_spinning_bot_is_stopped_by_the_cpu_time_limit() {
 #[test]
 fn a_huge_file_is_stopped_at_the_file_size_limit() {
     let dir = temp_dir("zoo-bigfile-files");
+    writable_by_bots(&dir);
     let z = zoo_with_env(
         "bigfile",
         "bigfile.py",
