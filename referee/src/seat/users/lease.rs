@@ -9,6 +9,7 @@
 use super::UidRange;
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
+use std::io::Read;
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
@@ -162,11 +163,14 @@ fn ids_in_use(kind: IdKind) -> BTreeSet<u32> {
         return BTreeSet::new();
     };
     let mut used = BTreeSet::new();
+    // The ids come in the first lines: one read of each file (its size is not known ahead).
+    let mut start = [0u8; 2048];
     for pid in entries.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok()) {
-        let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+        let Ok(n) = File::open(format!("/proc/{pid}/status")).and_then(|mut f| f.read(&mut start))
+        else {
             continue;
         };
-        for line in status.lines() {
+        for line in String::from_utf8_lossy(&start[..n]).lines() {
             if let Some(ids) = fields.iter().find_map(|f| line.strip_prefix(f)) {
                 used.extend(
                     ids.split_whitespace()
