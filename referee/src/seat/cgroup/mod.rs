@@ -253,14 +253,16 @@ impl BotCgroup {
         let file = self.cpu_usage.as_ref()?;
         let mut buf = [0u8; 512];
         let n = file.read_at(&mut buf, 0).ok()?;
-        let text = std::str::from_utf8(&buf[..n]).ok()?;
         if self.unified {
+            let text = std::str::from_utf8(&buf[..n]).ok()?;
             let micros = text
                 .lines()
                 .find_map(|l| l.strip_prefix("usage_usec ")?.trim().parse().ok())?;
             Some(Duration::from_micros(micros))
         } else {
-            Some(Duration::from_nanos(text.trim().parse().ok()?))
+            // One number of nanoseconds and a newline, read twice per decision: its digits
+            // are added up directly.
+            Some(Duration::from_nanos(decimal(&buf[..n])?))
         }
     }
 
@@ -276,6 +278,18 @@ impl BotCgroup {
             fs::write(dir.join("freezer.state"), state).is_ok()
         }
     }
+}
+
+/// The number `bytes` begin with (decimal digits up to the first other byte), if any.
+fn decimal(bytes: &[u8]) -> Option<u64> {
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit());
+    let mut value: u64 = 0;
+    let mut any = false;
+    for &d in digits {
+        value = value.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
+        any = true;
+    }
+    any.then_some(value)
 }
 
 impl Drop for BotCgroup {
