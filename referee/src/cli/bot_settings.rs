@@ -63,6 +63,9 @@ pub struct SettingsArgs {
     /// [default: 100 where a control group can enforce it].
     #[arg(long, value_name = "PERCENT")]
     pub cpu_percent: Option<u64>,
+    /// What a bot's workdir may hold, all its files together, in MiB, 0 for none [default: 256].
+    #[arg(long, value_name = "MIB")]
+    pub workdir_mb: Option<u64>,
     /// What the time limit is charged on: `wall`, or `cpu` (the CPU time of the bot's
     /// processes, with a wall-clock cap of 3 times the limit) [default: wall].
     #[arg(long, value_enum)]
@@ -150,6 +153,7 @@ impl SettingsArgs {
             processes: self.processes.or(other.processes),
             file_mb: self.file_mb.or(other.file_mb),
             cpu_percent: self.cpu_percent.or(other.cpu_percent),
+            workdir_mb: self.workdir_mb.or(other.workdir_mb),
             time_basis: self.time_basis.or(other.time_basis),
             turn_isolation: self.turn_isolation.or(other.turn_isolation),
             env: other.env.iter().chain(&self.env).cloned().collect(),
@@ -179,6 +183,7 @@ impl SettingsArgs {
                 processes: self.processes,
                 file_mb: self.file_mb,
                 cpu_percent: self.cpu_percent,
+                workdir_mb: self.workdir_mb,
             },
             workdir,
             env: self.env.iter().cloned().collect(),
@@ -231,7 +236,8 @@ pub(super) fn max_faults(flag: Option<u32>, file: Option<u32>) -> u32 {
 /// directory (a bot's own stays visible to it).
 ///
 /// # Errors
-/// A usage failure when `--sandbox bwrap` cannot be used here.
+/// A usage failure when `--sandbox bwrap` cannot be used here, when a workdir is inside a hidden
+/// path, or when a workdir is over its quota already.
 pub(super) fn process_options(
     mode: SandboxMode,
     outputs: Vec<PathBuf>,
@@ -279,6 +285,7 @@ pub(super) fn process_options(
             }
         }
     }
+    super::workdir_check::refuse_over_quota(bots)?;
     let mut hidden = outputs;
     hidden.extend(bots.iter().filter_map(|b| b.settings.workdir.clone()));
     Ok(crate::seat::ProcessOptions {

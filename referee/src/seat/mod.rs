@@ -8,6 +8,7 @@
 
 pub mod cgroup;
 pub mod clock;
+mod disk_usage;
 pub mod environment;
 mod fault;
 pub mod limits;
@@ -23,6 +24,7 @@ pub mod spec;
 mod stderr;
 mod talker;
 mod wire;
+pub mod workdir_quota;
 
 pub use clock::{Allowance, CPU_WALL_CAP, Clock, TimeBasis, TimeControl, Timing};
 pub use fault::Fault;

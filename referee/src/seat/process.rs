@@ -19,6 +19,7 @@ use super::sandbox::Sandbox;
 use super::seccomp::BotFilter;
 use super::stderr::{self, StderrTail};
 use super::wire::{self, Cut, OUTPUT_CLOSED, ReplyWait, Wire};
+use super::workdir_quota::{QuotaWatch, WorkdirQuota};
 use process_wrap::tokio::{ChildWrapper, CommandWrap, KillOnDrop, ProcessGroup};
 use protocol::{FaultKind, FromBot, HelloReply, PROTOCOL_VERSION};
 use serde_json::Value;
@@ -118,18 +119,23 @@ pub struct ProcessBot {
     stderr_probe: Option<OwnedFd>,
     /// How long it has to exit after `goodbye` ([`ProcessOptions::exit_grace`]).
     exit_grace: Duration,
+    /// The watcher of its workdir's quota, if it has a workdir and a quota.
+    quota: Option<QuotaWatch>,
 }
 
 impl ProcessBot {
     /// Starts `command` (program and arguments) in a new process group with piped stdio.
     ///
     /// # Errors
-    /// A [`FaultKind::SpawnFailed`] fault when the program cannot be started.
+    /// A [`FaultKind::SpawnFailed`] fault when the program cannot be started, a
+    /// [`FaultKind::ResourceLimit`] fault when its workdir is over its quota already.
     pub async fn spawn(command: &[String], options: &ProcessOptions) -> Result<Self, Fault> {
         if command.is_empty() {
             return Err(Fault::new(FaultKind::SpawnFailed, "empty command"));
         }
         let limits = options.limits;
+        let quota =
+            WorkdirQuota::before_start(options.workdir.as_deref(), limits.workdir_bytes()).await?;
         let cgroup = BotCgroup::create(&GroupLimits {
             memory_bytes: limits.memory_bytes(),
             processes: limits.processes(),
@@ -172,6 +178,7 @@ impl ProcessBot {
             )
         })?;
         let pid = child.id().unwrap_or(0);
+        let quota = quota.map(|q| q.watch(pid, cgroup.as_ref().and_then(BotCgroup::killer)));
         let stdin = child.stdin().take().expect("stdin is piped");
         let stdout = child.stdout().take().expect("stdout is piped");
         let stdout_pipe = procfs::pipe_inode(stdout.as_raw_fd());
@@ -207,6 +214,7 @@ impl ProcessBot {
             stdout_pipe,
             stderr_probe,
             exit_grace: options.exit_grace,
+            quota,
         })
     }
 
@@ -568,7 +576,13 @@ impl ProcessBot {
         };
         let notes = self.limit_notes();
         let mb = |bytes: Option<u64>| bytes.unwrap_or(0) >> 20;
-        let limit = if self.cgroup.as_ref().is_some_and(BotCgroup::oom_killed) {
+        let breach = match &self.quota {
+            Some(quota) => quota.breach().await,
+            None => None,
+        };
+        let limit = if breach.is_some() {
+            breach
+        } else if self.cgroup.as_ref().is_some_and(BotCgroup::oom_killed) {
             Some(format!(
                 "the bot went over its memory limit of {} MiB and the kernel killed it",
                 mb(self.limits.memory_bytes())
@@ -659,6 +673,9 @@ impl ProcessBot {
     pub async fn kill(&mut self) {
         if !self.alive {
             return;
+        }
+        if let Some(quota) = &self.quota {
+            quota.stop();
         }
         self.wire.close_input();
         let _ = self.child.signal(libc::SIGKILL);

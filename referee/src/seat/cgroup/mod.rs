@@ -193,6 +193,14 @@ impl BotCgroup {
             .collect()
     }
 
+    /// A handle that kills every process of the group from elsewhere than its owner (the
+    /// workdir watcher, [`crate::seat::workdir_quota`]), for as long as the group exists.
+    pub fn killer(&self) -> Option<GroupKiller> {
+        self.dir(Controller::Pids).map(|pids| GroupKiller {
+            pids: pids.to_path_buf(),
+        })
+    }
+
     /// Kills every process in the group, however it left its process group or session, and
     /// waits (up to a second, without blocking the runtime) until the group is empty.
     pub async fn kill_all(&self) {
@@ -290,6 +298,21 @@ fn decimal(bytes: &[u8]) -> Option<u64> {
         any = true;
     }
     any.then_some(value)
+}
+
+/// Kills every process of one bot's group ([`BotCgroup::killer`]); once the group is removed,
+/// nothing.
+#[derive(Clone, Debug)]
+pub struct GroupKiller {
+    pids: PathBuf,
+}
+
+impl GroupKiller {
+    /// Kills every process in the group, blocking until it is empty, at most a second. A frozen
+    /// process dies when its group is thawed (the owner's kill thaws it).
+    pub fn kill(&self) {
+        kill_members(&self.pids, Instant::now() + Duration::from_secs(1));
+    }
 }
 
 impl Drop for BotCgroup {
