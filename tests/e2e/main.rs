@@ -28,5 +28,6 @@ mod time_controls;
 mod tournament;
 mod transcripts;
 mod util;
+mod workdir_quota;
 mod worked_examples;
 mod zoo;

@@ -63,6 +63,9 @@ pub struct SettingsArgs {
     /// [default: 100 where a control group can enforce it].
     #[arg(long, value_name = "PERCENT")]
     pub cpu_percent: Option<u64>,
+    /// What a bot's workdir may hold, all its files together, in MiB, 0 for none [default: 256].
+    #[arg(long, value_name = "MIB")]
+    pub workdir_mb: Option<u64>,
     /// What the time limit is charged on: `wall`, or `cpu` (the CPU time of the bot's
     /// processes, with a wall-clock cap of 3 times the limit) [default: wall].
     #[arg(long, value_enum)]
@@ -150,6 +153,7 @@ impl SettingsArgs {
             processes: self.processes.or(other.processes),
             file_mb: self.file_mb.or(other.file_mb),
             cpu_percent: self.cpu_percent.or(other.cpu_percent),
+            workdir_mb: self.workdir_mb.or(other.workdir_mb),
             time_basis: self.time_basis.or(other.time_basis),
             turn_isolation: self.turn_isolation.or(other.turn_isolation),
             env: other.env.iter().chain(&self.env).cloned().collect(),
@@ -179,6 +183,7 @@ impl SettingsArgs {
                 processes: self.processes,
                 file_mb: self.file_mb,
                 cpu_percent: self.cpu_percent,
+                workdir_mb: self.workdir_mb,
             },
             workdir,
             env: self.env.iter().cloned().collect(),
@@ -231,7 +236,8 @@ pub(super) fn max_faults(flag: Option<u32>, file: Option<u32>) -> u32 {
 /// referee's `outputs` and every bot's working directory (a bot's own stays visible to it).
 ///
 /// # Errors
-/// A usage failure when `--sandbox bwrap` or `--bot-uids FIRST-LAST` cannot be had here.
+/// A usage failure when `--sandbox bwrap` or `--bot-uids FIRST-LAST` cannot be had here, when a
+/// workdir is inside a hidden path, or when a workdir is over its quota already.
 pub(super) fn process_options(
     refereeing: &super::match_config::Refereeing,
     outputs: Vec<PathBuf>,
@@ -240,24 +246,6 @@ pub(super) fn process_options(
     let has_processes = bots
         .iter()
         .any(|b| matches!(b.launch, crate::seat::Launch::Command(_)));
-    let isolation = if has_processes {
-        crate::seat::users::isolate(refereeing.sandbox, refereeing.bot_uids, bots)
-            .map_err(Failure::usage)?
-    } else {
-        crate::seat::users::Isolation::default()
-    };
-    if let Some(warning) = &isolation.sandbox_warning {
-        eprintln!("referee: {warning}");
-    }
-    if has_processes {
-        eprintln!(
-            "referee: {}",
-            crate::seat::cgroup::describe(crate::seat::cgroup::mechanisms())
-        );
-    }
-    for line in &isolation.lines {
-        eprintln!("referee: {line}");
-    }
     // A bot's working directory inside a hidden path would be hidden from the bot itself.
     for bot in bots {
         let Some(workdir) = bot
@@ -282,6 +270,26 @@ pub(super) fn process_options(
                 )));
             }
         }
+    }
+    super::workdir_check::refuse_over_quota(bots)?;
+    // Only then is anything changed: each bot's group gets its workdir.
+    let isolation = if has_processes {
+        crate::seat::users::isolate(refereeing.sandbox, refereeing.bot_uids, bots)
+            .map_err(Failure::usage)?
+    } else {
+        crate::seat::users::Isolation::default()
+    };
+    if let Some(warning) = &isolation.sandbox_warning {
+        eprintln!("referee: {warning}");
+    }
+    if has_processes {
+        eprintln!(
+            "referee: {}",
+            crate::seat::cgroup::describe(crate::seat::cgroup::mechanisms())
+        );
+    }
+    for line in &isolation.lines {
+        eprintln!("referee: {line}");
     }
     let mut hidden = outputs;
     hidden.extend(bots.iter().filter_map(|b| b.settings.workdir.clone()));

@@ -19,6 +19,7 @@ mod replay_cmd;
 mod standings;
 mod tournament_cmd;
 mod tournament_config;
+mod workdir_check;
 
 use clap::Parser;
 use output::outln;

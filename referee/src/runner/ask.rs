@@ -21,8 +21,11 @@ pub(super) struct DecisionTime {
     pub ms: f64,
     /// Whether the reply came late and a soft overrun covered it.
     pub overrun: bool,
-    /// The CPU time all of the bot's processes used meanwhile, in milliseconds to the
-    /// microsecond, where its control group accounts it.
+    /// The CPU time all of the bot's processes used, in milliseconds to the microsecond,
+    /// where its control group accounts it: from the request written to the reply read under
+    /// the CPU basis; under the wall basis from the bot's previous reply in the match (from
+    /// the request for its first decision), so that thinking off move shows on the next
+    /// decision.
     pub cpu_ms: Option<f64>,
 }
 
@@ -147,8 +150,15 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
     }
     // The clock runs from the moment the request is written until the reply is read.
     let sent = Instant::now();
-    let cpu_before = bot.cpu_time();
     let control = state.clock.control();
+    // Under the CPU basis the decision's CPU time runs from the request, exactly; under the
+    // wall basis, where it is only recorded, from the bot's last reply in this match: one
+    // reading of its group per decision instead of two (a reading costs about 1 µs, 5% of a
+    // fast bot's decision), which differs only for a bot that thinks off move.
+    let cpu_before = match (control.basis, state.cpu_mark) {
+        (TimeBasis::Wall, Some(mark)) => Some(mark),
+        _ => bot.cpu_time(),
+    };
     let cpu_basis = control.basis == TimeBasis::Cpu && cpu_before.is_some();
     let (limit, wall_wait) = if cpu_basis {
         (
@@ -169,8 +179,10 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
     };
     let reply = bot.read_reply(&wait, &mut noise).await;
     let elapsed = sent.elapsed();
+    let cpu_after = bot.cpu_time();
+    state.cpu_mark = cpu_after;
     let cpu = cpu_before
-        .zip(bot.cpu_time())
+        .zip(cpu_after)
         .map(|(before, after)| after.saturating_sub(before));
     if control.isolate {
         // Off move until its next request: none of its processes runs meanwhile.

@@ -31,6 +31,9 @@ pub(super) struct SeatState {
     asked: u64,
     /// Its decision statistics.
     pub stats: SeatStats,
+    /// The bot's CPU time when its last reply was read, in this match: under the wall basis
+    /// the start of its next decision's CPU time ([`super::ask`]).
+    pub cpu_mark: Option<Duration>,
 }
 
 impl SeatState {
@@ -44,6 +47,7 @@ impl SeatState {
             probes: std::mem::take(&mut player.probes),
             asked: 0,
             stats: SeatStats::default(),
+            cpu_mark: None,
         }
     }
 

@@ -69,8 +69,8 @@ pub enum LogRecord {
         /// Whether the reply came late and a soft overrun covered it.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         overrun: bool,
-        /// The CPU time all of the bot's processes used meanwhile, in milliseconds, where
-        /// its control group accounts it.
+        /// The CPU time charged to the decision, in milliseconds, where the bot's control
+        /// group accounts it ([`super::ask::DecisionTime::cpu_ms`] says from when).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cpu_ms: Option<f64>,
     },

@@ -1,10 +1,12 @@
-//! Resource limits of a bot process: memory, CPU time, processes, file size.
+//! Resource limits of a bot process: memory, CPU time, processes, file size, and the quota of
+//! its working directory.
 //!
 //! Memory and processes are enforced by a control group where the referee can make one
 //! ([`super::cgroup`]); otherwise memory falls back to `RLIMIT_AS` (only when set explicitly:
 //! an address-space limit stops Node.js and the JVM from starting, since they reserve far more
 //! address space than they use) and processes to `RLIMIT_NPROC` (per user, and not enforced for
-//! root). CPU time and file size are always `RLIMIT_CPU` and `RLIMIT_FSIZE`.
+//! root). CPU time and file size are always `RLIMIT_CPU` and `RLIMIT_FSIZE`. The workdir quota
+//! is the referee's own: it measures the directory ([`super::workdir_quota`]).
 
 /// Default memory limit, in MiB (enforced through a control group only).
 pub const DEFAULT_MEMORY_MB: u64 = 2048;
@@ -14,6 +16,8 @@ pub const DEFAULT_PROCESSES: u64 = 256;
 pub const DEFAULT_FILE_MB: u64 = 256;
 /// Default CPU quota of a bot's processes together, in percent of one core.
 pub const DEFAULT_CPU_PERCENT: u64 = 100;
+/// Default quota of a bot's working directory, all its files together, in MiB.
+pub const DEFAULT_WORKDIR_MB: u64 = 256;
 
 /// A bot's resource limits as configured; `None` means the default, `Some(0)` no limit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -30,6 +34,9 @@ pub struct ResourceLimits {
     /// where a control group can enforce it].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_percent: Option<u64>,
+    /// What its working directory may hold, all files together, in MiB [default: 256].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workdir_mb: Option<u64>,
 }
 
 fn limit(value: Option<u64>, default: u64) -> Option<u64> {
@@ -58,6 +65,11 @@ impl ResourceLimits {
     /// The CPU quota in percent of one core, if any.
     pub fn cpu_percent(&self) -> Option<u64> {
         limit(self.cpu_percent, DEFAULT_CPU_PERCENT)
+    }
+
+    /// The workdir quota in bytes, if any.
+    pub fn workdir_bytes(&self) -> Option<u64> {
+        limit(self.workdir_mb, DEFAULT_WORKDIR_MB).map(|mb| mb << 20)
     }
 
     /// The CPU-time limit in seconds, if any.
@@ -132,6 +144,7 @@ mod tests {
             cpu_s: Some(5),
             file_mb: Some(0),
             cpu_percent: None,
+            workdir_mb: Some(0),
         };
         let r = explicit.rlimits(false);
         assert!(r.contains(&(libc::RLIMIT_AS, 512 << 20)));
@@ -139,5 +152,7 @@ mod tests {
         assert!(r.contains(&(libc::RLIMIT_CPU, 5)));
         assert!(r.iter().all(|(res, _)| *res != libc::RLIMIT_FSIZE));
         assert_eq!(explicit.rlimits(true).len(), 1);
+        assert_eq!(defaults.workdir_bytes(), Some(256 << 20));
+        assert_eq!(explicit.workdir_bytes(), None);
     }
 }

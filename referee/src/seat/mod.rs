@@ -8,6 +8,7 @@
 
 pub mod cgroup;
 pub mod clock;
+mod disk_usage;
 pub mod environment;
 mod fault;
 pub mod limits;
@@ -24,6 +25,7 @@ mod stderr;
 mod talker;
 pub mod users;
 mod wire;
+pub mod workdir_quota;
 
 pub use clock::{Allowance, CPU_WALL_CAP, Clock, TimeBasis, TimeControl, Timing};
 pub use fault::Fault;

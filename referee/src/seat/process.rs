@@ -20,6 +20,7 @@ use super::seccomp::BotFilter;
 use super::stderr::{self, StderrTail};
 use super::users::{BotUsers, Credentials, ProcessUser, RunAs};
 use super::wire::{self, Cut, OUTPUT_CLOSED, ReplyWait, Wire};
+use super::workdir_quota::{QuotaWatch, WorkdirQuota};
 use process_wrap::tokio::{ChildWrapper, CommandWrap, KillOnDrop, ProcessGroup};
 use protocol::{FaultKind, FromBot, HelloReply, PROTOCOL_VERSION};
 use serde_json::Value;
@@ -127,6 +128,8 @@ pub struct ProcessBot {
     exit_grace: Duration,
     /// The uid it runs as, leased while it lives, unless it runs as the referee's.
     _user: Option<ProcessUser>,
+    /// The watcher of its workdir's quota, if it has a workdir and a quota.
+    quota: Option<QuotaWatch>,
 }
 
 impl ProcessBot {
@@ -134,7 +137,8 @@ impl ProcessBot {
     ///
     /// # Errors
     /// A [`FaultKind::SpawnFailed`] fault when the program cannot be started, or not as the
-    /// user it must run as ([`ProcessOptions::run_as`]).
+    /// user it must run as ([`ProcessOptions::run_as`]); a [`FaultKind::ResourceLimit`] fault
+    /// when its workdir is over its quota already.
     pub async fn spawn(command: &[String], options: &ProcessOptions) -> Result<Self, Fault> {
         if command.is_empty() {
             return Err(Fault::new(FaultKind::SpawnFailed, "empty command"));
@@ -145,6 +149,8 @@ impl ProcessBot {
             .map_err(|e| Fault::new(FaultKind::SpawnFailed, e))?;
         let credentials = user.as_ref().map(|u| u.credentials);
         let limits = options.limits;
+        let quota =
+            WorkdirQuota::before_start(options.workdir.as_deref(), limits.workdir_bytes()).await?;
         let cgroup = BotCgroup::create(&GroupLimits {
             memory_bytes: limits.memory_bytes(),
             processes: limits.processes(),
@@ -187,6 +193,7 @@ impl ProcessBot {
             )
         })?;
         let pid = child.id().unwrap_or(0);
+        let quota = quota.map(|q| q.watch(pid, cgroup.as_ref().and_then(BotCgroup::killer)));
         let stdin = child.stdin().take().expect("stdin is piped");
         let stdout = child.stdout().take().expect("stdout is piped");
         let stdout_pipe = procfs::pipe_inode(stdout.as_raw_fd());
@@ -223,6 +230,7 @@ impl ProcessBot {
             stderr_probe,
             exit_grace: options.exit_grace,
             _user: user,
+            quota,
         })
     }
 
@@ -584,7 +592,13 @@ impl ProcessBot {
         };
         let notes = self.limit_notes();
         let mb = |bytes: Option<u64>| bytes.unwrap_or(0) >> 20;
-        let limit = if self.cgroup.as_ref().is_some_and(BotCgroup::oom_killed) {
+        let breach = match &self.quota {
+            Some(quota) => quota.breach().await,
+            None => None,
+        };
+        let limit = if breach.is_some() {
+            breach
+        } else if self.cgroup.as_ref().is_some_and(BotCgroup::oom_killed) {
             Some(format!(
                 "the bot went over its memory limit of {} MiB and the kernel killed it",
                 mb(self.limits.memory_bytes())
@@ -675,6 +689,9 @@ impl ProcessBot {
     pub async fn kill(&mut self) {
         if !self.alive {
             return;
+        }
+        if let Some(quota) = &self.quota {
+            quota.stop();
         }
         self.wire.close_input();
         let _ = self.child.signal(libc::SIGKILL);

@@ -193,6 +193,14 @@ impl BotCgroup {
             .collect()
     }
 
+    /// A handle that kills every process of the group from elsewhere than its owner (the
+    /// workdir watcher, [`crate::seat::workdir_quota`]), for as long as the group exists.
+    pub fn killer(&self) -> Option<GroupKiller> {
+        self.dir(Controller::Pids).map(|pids| GroupKiller {
+            pids: pids.to_path_buf(),
+        })
+    }
+
     /// Kills every process in the group, however it left its process group or session, and
     /// waits (up to a second, without blocking the runtime) until the group is empty.
     pub async fn kill_all(&self) {
@@ -253,14 +261,16 @@ impl BotCgroup {
         let file = self.cpu_usage.as_ref()?;
         let mut buf = [0u8; 512];
         let n = file.read_at(&mut buf, 0).ok()?;
-        let text = std::str::from_utf8(&buf[..n]).ok()?;
         if self.unified {
+            let text = std::str::from_utf8(&buf[..n]).ok()?;
             let micros = text
                 .lines()
                 .find_map(|l| l.strip_prefix("usage_usec ")?.trim().parse().ok())?;
             Some(Duration::from_micros(micros))
         } else {
-            Some(Duration::from_nanos(text.trim().parse().ok()?))
+            // One number of nanoseconds and a newline, read twice per decision: its digits
+            // are added up directly.
+            Some(Duration::from_nanos(decimal(&buf[..n])?))
         }
     }
 
@@ -275,6 +285,33 @@ impl BotCgroup {
             let state = if frozen { "FROZEN" } else { "THAWED" };
             fs::write(dir.join("freezer.state"), state).is_ok()
         }
+    }
+}
+
+/// The number `bytes` begin with (decimal digits up to the first other byte), if any.
+fn decimal(bytes: &[u8]) -> Option<u64> {
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit());
+    let mut value: u64 = 0;
+    let mut any = false;
+    for &d in digits {
+        value = value.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
+        any = true;
+    }
+    any.then_some(value)
+}
+
+/// Kills every process of one bot's group ([`BotCgroup::killer`]); once the group is removed,
+/// nothing.
+#[derive(Clone, Debug)]
+pub struct GroupKiller {
+    pids: PathBuf,
+}
+
+impl GroupKiller {
+    /// Kills every process in the group, blocking until it is empty, at most a second. A frozen
+    /// process dies when its group is thawed (the owner's kill thaws it).
+    pub fn kill(&self) {
+        kill_members(&self.pids, Instant::now() + Duration::from_secs(1));
     }
 }
 

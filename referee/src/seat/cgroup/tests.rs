@@ -65,3 +65,12 @@ fn a_bot_group_has_its_quota_its_cores_its_cpu_time_and_a_freezer() {
     let status = child.wait().unwrap();
     assert!(!status.success());
 }
+
+#[test]
+fn a_counter_is_read_from_its_leading_digits() {
+    assert_eq!(decimal(b"1234567890123\n"), Some(1_234_567_890_123));
+    assert_eq!(decimal(b"0\n"), Some(0));
+    assert_eq!(decimal(b"\n"), None);
+    assert_eq!(decimal(b""), None);
+    assert_eq!(decimal(b"99999999999999999999999\n"), None);
+}
