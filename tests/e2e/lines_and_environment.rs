@@ -35,12 +35,7 @@ fn hostile_match(name: &str, hostile: (&str, &str), extra: &[&str]) -> Vec<Value
         ])
         .args(["--bot", &format!("rs={}", bin("vabanque-random").display())])
         .args(extra);
-    let out = cmd.output().unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    let replay = run(&["replay", log.to_str().unwrap()]);
-    assert!(replay.status.success(), "{}", stderr(&replay));
-    assert_no_marked_survivors(&cmd);
-    json_lines(&log)
+    played_log(&mut cmd, &log)
 }
 
 /// The faults of `seat` in the log: kind and message.

@@ -19,12 +19,7 @@ fn play(name: &str, bot: &str, flags: &[&str]) -> Vec<Value> {
         ])
         .args(["--bot", "r1=builtin:random", "--bot", "r2=builtin:random"])
         .args(flags);
-    let out = cmd.output().unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    let replay = run(&["replay", log.to_str().unwrap()]);
-    assert!(replay.status.success(), "{}", stderr(&replay));
-    assert_no_marked_survivors(&cmd);
-    json_lines(&log)
+    played_log(&mut cmd, &log)
 }
 
 fn faults(log: &[Value]) -> Vec<&Value> {

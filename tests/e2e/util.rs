@@ -170,6 +170,17 @@ pub fn assert_no_marked_survivors(cmd: &Command) {
     }
 }
 
+/// Runs a `referee match` command that writes the log `log`, checks that it succeeded, that
+/// the log replays and that it left no process behind, and returns the log's records.
+pub fn played_log(cmd: &mut Command, log: &Path) -> Vec<serde_json::Value> {
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let replay = run(&["replay", log.to_str().unwrap()]);
+    assert!(replay.status.success(), "{}", stderr(&replay));
+    assert_no_marked_survivors(cmd);
+    json_lines(log)
+}
+
 /// Runs the referee with `args` and returns its output.
 pub fn run(args: &[&str]) -> Output {
     referee().args(args).output().unwrap()
