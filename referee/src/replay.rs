@@ -130,6 +130,15 @@ fn replay_game<G: Game>(
             .map_err(|e| mismatch(line, format!("not a log record ({e})")))?;
         match record {
             LogRecord::Header { .. } => return Err(mismatch(line, "a second header")),
+            LogRecord::Start { .. }
+            | LogRecord::Event { .. }
+            | LogRecord::Scores { .. }
+            | LogRecord::Stderr { .. } => {
+                return Err(mismatch(
+                    line,
+                    "a record of log version 3 in a version 2 log",
+                ));
+            }
             LogRecord::Fault { n, seat, fault, .. } => replay.fault(n, seat, fault),
             LogRecord::Action {
                 n,

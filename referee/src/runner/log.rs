@@ -15,6 +15,64 @@ use std::path::Path;
 /// The format version of match logs.
 pub const LOG_VERSION: u32 = 2;
 
+/// The most bytes of a bot's stderr one [`LogRecord::Stderr`] holds.
+pub const STDERR_PER_DECISION: usize = 2048;
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// Who a logged event was told to: `"all"` or a seat number on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogAudience {
+    /// Every seat.
+    All,
+    /// Only this seat.
+    Seat(usize),
+}
+
+impl From<engine::Audience> for LogAudience {
+    fn from(to: engine::Audience) -> Self {
+        match to {
+            engine::Audience::All => LogAudience::All,
+            engine::Audience::Seat(seat) => LogAudience::Seat(seat),
+        }
+    }
+}
+
+impl LogAudience {
+    /// Whether `seat` was told.
+    pub fn includes(self, seat: usize) -> bool {
+        match self {
+            LogAudience::All => true,
+            LogAudience::Seat(s) => s == seat,
+        }
+    }
+}
+
+impl Serialize for LogAudience {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            LogAudience::All => s.serialize_str("all"),
+            LogAudience::Seat(seat) => s.serialize_u64(*seat as u64),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for LogAudience {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Value::deserialize(d)? {
+            Value::String(s) if s == "all" => Ok(LogAudience::All),
+            Value::Number(n) if n.as_u64().is_some() => {
+                Ok(LogAudience::Seat(n.as_u64().unwrap_or_default() as usize))
+            }
+            other => Err(serde::de::Error::custom(format!(
+                "an audience is \"all\" or a seat number, not {other}"
+            ))),
+        }
+    }
+}
+
 /// A player as the log records it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LogPlayer {
@@ -51,6 +109,49 @@ pub enum LogRecord {
         max_faults: u32,
         /// What each class of fault costs.
         policy: FaultPolicy,
+        /// What the score is called (e.g. `"money"`); empty in a version 2 log.
+        #[serde(default)]
+        score_name: String,
+        /// Whether a higher score is better; `false` in a version 2 log, which does not say.
+        #[serde(default)]
+        higher_is_better: bool,
+    },
+    /// The match before its first decision (version 3).
+    Start {
+        /// The whole state, hidden parts included: every deal the game drew.
+        truth: Value,
+        /// What each seat knew then, by seat: its view.
+        views: Vec<Value>,
+    },
+    /// Something that happened, as the game told it to its audience (version 3).
+    Event {
+        /// The decision whose action caused it; `None` for the opening events.
+        n: Option<u64>,
+        /// Who was told.
+        to: LogAudience,
+        /// The event, exactly as bots are sent it.
+        event: Value,
+    },
+    /// The running score of every seat, after the opening events and after each action that
+    /// changed it (version 3).
+    Scores {
+        /// The decision whose action changed them; `None` for the opening scores.
+        n: Option<u64>,
+        /// By seat.
+        scores: Vec<i64>,
+    },
+    /// What a bot wrote to its standard error since its previous request, logged before the
+    /// decision's action (version 3).
+    Stderr {
+        /// The decision.
+        n: u64,
+        /// The seat.
+        seat: usize,
+        /// The text, lossily decoded, at most [`STDERR_PER_DECISION`] bytes (its end kept).
+        text: String,
+        /// Bytes left out before the text.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        cut: u64,
     },
     /// One decision.
     Action {

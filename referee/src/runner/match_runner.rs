@@ -394,5 +394,7 @@ fn write_header<G: Game>(
             .collect(),
         max_faults: settings.max_faults,
         policy: settings.policy,
+        score_name: G::SCORE_NAME.to_string(),
+        higher_is_better: G::HIGHER_IS_BETTER,
     })
 }

@@ -21,7 +21,7 @@ mod tests;
 
 pub use histogram::TimeHistogram;
 pub use ledger::{Charge, FaultAt, SeatLedger};
-pub use log::{LOG_VERSION, LogPlayer, LogRecord, MatchLog};
+pub use log::{LOG_VERSION, LogAudience, LogPlayer, LogRecord, MatchLog, STDERR_PER_DECISION};
 pub use match_runner::{MatchSettings, RunError, play_match, play_match_from};
 pub use players::{Player, is_usable, shutdown_players, start_players};
 pub use policy::{FaultClass, FaultPolicy, Penalty, class, forfeit_ranks};
