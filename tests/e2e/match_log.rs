@@ -329,3 +329,34 @@ fn a_version_2_log_still_replays_and_reads_as_version_3() {
         "the start, events and scores made again"
     );
 }
+
+#[test]
+fn the_example_log_of_the_docs_replays_and_its_mismatches_are_the_docs() {
+    let example = root().join("tests/fixtures/logs/machiavelli.jsonl");
+    let out = run(&["replay", example.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (records, version) = read(&example);
+    assert_eq!((records.len(), version), (json_lines(&example).len(), 3));
+    let lines: Vec<String> = std::fs::read_to_string(&example)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    let doc = std::fs::read_to_string(root().join("docs/match-log.md"))
+        .unwrap()
+        .replace('\n', " ");
+    let dir = temp_dir("match-log-example");
+    let mut dropped = lines.clone();
+    dropped.remove(10);
+    let mut public = lines.clone();
+    public[10] = public[10].replace(r#""to":1"#, r#""to":"all""#);
+    for (name, edited) in [("dropped", dropped), ("public", public)] {
+        let path = dir.join(format!("{name}.jsonl"));
+        std::fs::write(&path, edited.join("\n") + "\n").unwrap();
+        let out = run(&["replay", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(3));
+        let said = stderr(&out);
+        let mismatch = &said.trim()[said.find("line ").unwrap()..];
+        assert!(doc.contains(&format!("`{mismatch}`")), "{name}: {mismatch}");
+    }
+}
