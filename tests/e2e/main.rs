@@ -17,6 +17,7 @@ mod lifecycle;
 mod lines_and_environment;
 mod machiavelli;
 mod matches;
+mod narrative;
 mod nava;
 mod privileges;
 mod replay;
