@@ -6,10 +6,10 @@ use crate::util::*;
 use std::path::{Path, PathBuf};
 
 /// Plays a Vabanque match of a Python random bot (a), the built-in heuristic (b) and the
-/// scripted test bot (c, which logs every request and event to its stderr) and returns the
-/// directory and its log.
-fn played_match() -> (PathBuf, PathBuf) {
-    let dir = temp_dir("narrative");
+/// scripted test bot (c, which logs every request and event to its stderr) in a directory of
+/// its own, `name`, and returns the directory and the log.
+fn played_match(name: &str) -> (PathBuf, PathBuf) {
+    let dir = temp_dir(name);
     let log = dir.join("log.jsonl");
     let script = dir.join("c.json");
     std::fs::write(&script, "[]").unwrap();
@@ -59,7 +59,7 @@ fn flat(text: &str) -> String {
 
 #[test]
 fn a_match_is_told_in_full_and_as_each_seat_saw_it() {
-    let (_dir, log) = played_match();
+    let (_dir, log) = played_match("narrative-seats");
     let full = text(&log, &[]);
     assert_eq!(full, text(&log, &[]), "the same log is told the same way");
     for line in full.lines() {
@@ -89,7 +89,8 @@ fn a_match_is_told_in_full_and_as_each_seat_saw_it() {
         assert_eq!(full.matches(&format!("(seat {seat})")).count(), 1, "{full}");
     }
     let words = flat(&full);
-    assert!(words.contains("c wrote to its standard error: scripted: request 0 (chip)"));
+    assert!(words.contains("c wrote to its standard error: scripted: "));
+    assert!(words.contains("scripted: request 0 (chip): legal[0] = "));
     assert_eq!(words.matches("places a card face down").count(), 0);
     assert_eq!(words.matches("Payout of round ").count(), 4);
 
@@ -118,8 +119,39 @@ fn a_match_is_told_in_full_and_as_each_seat_saw_it() {
 }
 
 #[test]
+fn a_log_of_version_2_is_told_from_the_events_the_engine_makes_again() {
+    let (dir, log) = played_match("narrative-v2");
+    // The same match as a version 2 log: the header, the faults, the actions and the result.
+    let old = dir.join("v2.jsonl");
+    let kept: Vec<String> = json_lines(&log)
+        .into_iter()
+        .filter(|r| ["header", "fault", "action", "result"].contains(&r["type"].as_str().unwrap()))
+        .map(|mut r| {
+            if r["type"] == "header" {
+                r["log_version"] = 2.into();
+                let header = r.as_object_mut().unwrap();
+                header.remove("score_name");
+                header.remove("higher_is_better");
+            }
+            r.to_string()
+        })
+        .collect();
+    std::fs::write(&old, kept.join("\n") + "\n").unwrap();
+    let told = text(&old, &[]);
+    let note = "(A log of version 2: its events were made again from its actions; it recorded no stderr.)\n\n";
+    assert!(told.starts_with(note), "{told}");
+    // Everything but the stderr is told as from the version 3 log.
+    let without_stderr: String = text(&log, &[])
+        .lines()
+        .filter(|l| !l.starts_with("    | ") && !l.ends_with("wrote to its standard error:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(&told[note.len()..], without_stderr);
+}
+
+#[test]
 fn a_seat_the_match_lacks_or_a_seat_without_text_is_refused() {
-    let (_dir, log) = played_match();
+    let (_dir, log) = played_match("narrative-refused");
     let log = log.to_str().unwrap();
     let out = run(&["replay", log, "--text", "--seat", "3"]);
     assert_eq!(out.status.code(), Some(2));

@@ -4,8 +4,8 @@ use super::Failure;
 use super::args::ReplayArgs;
 use super::output::{out, outln};
 use crate::narrative::{Perspective, tell};
-use crate::replay::{ReplayError, replay_file};
-use crate::runner::LogRecord;
+use crate::replay::{ReplayError, read_match, replay_file};
+use crate::runner::LOG_VERSION;
 use protocol::ExitCode;
 use std::path::Path;
 
@@ -55,28 +55,22 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, Failure> {
 
 /// `--text` (and `--seat`): the checked log told as a narrative.
 fn narrate(args: &ReplayArgs) -> Result<ExitCode, Failure> {
-    let records = checked_records(&args.file)?;
+    let checked = read_match(&args.file).map_err(|err| refused(&args.file, err))?;
     let perspective = args.seat.map_or(Perspective::Everything, Perspective::Seat);
-    let narrative = tell(&records, perspective).map_err(|e| {
+    let narrative = tell(&checked.records, perspective).map_err(|e| {
         Failure::usage(format_args!(
             "{}: cannot tell the match: {e}",
             args.file.display()
         ))
     })?;
+    if checked.log_version < LOG_VERSION {
+        outln!(
+            "(A log of version {}: its events were made again from its actions; it recorded no stderr.)\n",
+            checked.log_version
+        );
+    }
     out!("{}", narrative.to_text(TEXT_WIDTH));
     Ok(ExitCode::Success)
-}
-
-/// The records of the log at `path`, once replay has confirmed them.
-fn checked_records(path: &Path) -> Result<Vec<LogRecord>, Failure> {
-    replay_file(path).map_err(|err| refused(path, err))?;
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::usage(format_args!("cannot read {}: {e}", path.display())))?;
-    text.lines()
-        .filter(|line| !line.trim().is_empty())
-        .map(serde_json::from_str)
-        .collect::<Result<_, _>>()
-        .map_err(|e| Failure::usage(format_args!("{}: {e}", path.display())))
 }
 
 /// The failure of a log that cannot be read or does not hold.

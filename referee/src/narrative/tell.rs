@@ -37,9 +37,9 @@ pub enum NarrativeError {
         version: u32,
     },
     /// A record the narrative cannot read.
-    #[error("line {line}: {message}")]
+    #[error("record {line} of the log: {message}")]
     Record {
-        /// Its 1-based line in the log.
+        /// Its 1-based place among the records (its line, in a log of version 3).
         line: usize,
         /// What is wrong.
         message: String,
