@@ -7,19 +7,9 @@ use super::*;
 use engine::vabanque::{Options, Vabanque};
 use serde_json::json;
 
-/// A seed whose first player is seat 0 (A): the tokens start on tables 0, 2, 4 and 6.
-fn seed_with_first_player_a() -> u64 {
-    (0..)
-        .find(|&s| {
-            Vabanque::new(&Options::default(), 4, s)
-                .unwrap()
-                .to_move()
-                .unwrap()
-                .seat
-                == 0
-        })
-        .unwrap()
-}
+/// The rules' seed for the examples (4 players): seat 0, A, plays first, so the tokens start on
+/// tables 0, 2, 4 and 6 (the first round's playing order is checked below).
+const SEED: u64 = 2;
 
 /// One seat's round 1: its first chip on `first` and the other three on table 8, its three
 /// cards as `(card, table)` in pass order, and its move.
@@ -38,15 +28,14 @@ fn round_1(first: usize, cards: [(&str, usize); 3], steps: usize) -> Vec<Reply> 
 
 /// The log of the match whose round 1 the seats A–D play as `scripts` say.
 async fn play(scripts: [Vec<Reply>; 4]) -> Vec<LogRecord> {
-    let seed = seed_with_first_player_a();
     let options = Options::default();
-    let game = Vabanque::new(&options, 4, seed).unwrap();
+    let game = Vabanque::new(&options, 4, SEED).unwrap();
     let players = ["A", "B", "C", "D"]
         .iter()
         .zip(scripts)
         .map(|(name, replies)| scripted(name, replies))
         .collect();
-    logged(game, &options, seed, players).await
+    logged(game, &options, SEED, players).await
 }
 
 /// Example 1: chips 15 at table 3; a raise by A and by C, a bluff by D, a trap by B; the
@@ -155,7 +144,7 @@ async fn worked_example_1_is_told_as_the_rules_tell_it() {
     assert_eq!(
         headings,
         [
-            &format!("Vabanque, match told (seed {})", seed_with_first_player_a()),
+            "Vabanque, match told (seed 2)",
             "Round 1: chips worth 5",
             "Round 2: chips worth 10",
             "Round 3: chips worth 20",
