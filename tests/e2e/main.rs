@@ -16,6 +16,7 @@ mod faults;
 mod lifecycle;
 mod lines_and_environment;
 mod machiavelli;
+mod match_log;
 mod matches;
 mod narrative;
 mod nava;
