@@ -164,3 +164,43 @@ fn a_seat_the_match_lacks_or_a_seat_without_text_is_refused() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("--text"), "{}", stderr(&out));
 }
+
+#[test]
+fn the_example_log_is_told_with_its_faults_and_stderr_to_whom_they_belong() {
+    // docs/match-log.md's example: Machiavelli, a bot that writes notes to its stderr (seat 0),
+    // one that writes garbage until it is stopped (seat 1) and the built-in heuristic.
+    let log = root().join("tests/fixtures/logs/machiavelli.jsonl");
+    let full = flat(&text(&log, &[]));
+    assert_eq!(
+        full.matches("garbage: fault malformed: not valid JSON")
+            .count(),
+        3
+    );
+    assert_eq!(
+        full.matches("The referee plays {\"draw\":true} for garbage.")
+            .count(),
+        3
+    );
+    assert_eq!(
+        full.matches("garbage no longer plays: the referee plays {\"draw\":true} for it")
+            .count(),
+        1
+    );
+    assert!(full.contains(
+        "notes wrote to its standard error: notes: match match-1 starts, seat 0 notes: request 0 in the turn phase notes draws"
+    ));
+    assert!(full.contains("garbage is dealt 10 cards: "));
+    assert!(
+        full.contains("Result 1. heuristic: 66 points 2. garbage: 273 points 3. notes: 276 points")
+    );
+
+    let notes = flat(&text(&log, &["--seat", "0"]));
+    assert!(notes.contains("notes is dealt 10 cards: 9C 7D 2H 6H 8H 9H 10H AS 10S KS."));
+    assert!(!notes.contains("garbage is dealt") && !notes.contains("heuristic is dealt"));
+    assert!(!notes.contains("garbage: fault") && !notes.contains("for garbage"));
+    assert!(notes.contains("notes wrote to its standard error"));
+    assert!(notes.contains("heuristic draws 1 card."));
+    let garbage = flat(&text(&log, &["--seat", "1"]));
+    assert!(garbage.contains("garbage: fault malformed"));
+    assert!(!garbage.contains("notes wrote") && !garbage.contains("notes is dealt"));
+}

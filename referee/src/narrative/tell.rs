@@ -88,6 +88,7 @@ pub fn tell(records: &[LogRecord], perspective: Perspective) -> Result<Narrative
         players,
         decided: vec![0; players.len()],
         faults: vec![Vec::new(); players.len()],
+        stopped: vec![false; players.len()],
         cast,
         teller,
         story: Story::default(),
@@ -123,8 +124,10 @@ struct Walk<'a> {
     pending: Option<Pending<'a>>,
     /// Decisions each seat has taken so far (its first may have a longer limit).
     decided: Vec<u64>,
-    /// The faults of each seat, in order.
-    faults: Vec<Vec<FaultKind>>,
+    /// The faults of each seat, in order, with the decision each was at.
+    faults: Vec<Vec<(Option<u64>, FaultKind)>>,
+    /// Whether each seat's bot no longer plays (the referee plays every decision for it).
+    stopped: Vec<bool>,
     /// What the score is called.
     score_name: String,
 }
@@ -253,13 +256,13 @@ impl<'a> Walk<'a> {
                 }
             }
             LogRecord::Fault {
+                n,
                 seat,
                 fault,
                 message,
-                ..
             } => {
                 if let Some(faults) = self.faults.get_mut(*seat) {
-                    faults.push(*fault);
+                    faults.push((*n, *fault));
                 }
                 if self.perspective.knows(*seat) {
                     self.story.conduct(format!(
@@ -269,17 +272,11 @@ impl<'a> Walk<'a> {
                 }
             }
             LogRecord::Action {
-                n,
-                seat,
-                action,
-                substituted,
-                ms,
-                overrun,
-                ..
+                n, seat, action, ..
             } => {
                 let knows = self.perspective.knows(*seat);
                 if knows {
-                    self.conduct_of(*seat, action, *substituted, *ms, *overrun);
+                    self.conduct_of(record);
                 }
                 if let Some(decided) = self.decided.get_mut(*seat) {
                     *decided += 1;
@@ -314,19 +311,39 @@ impl<'a> Walk<'a> {
         Ok(())
     }
 
-    /// What the referee noted about a decision of `seat`: played for it, late, or slow.
-    fn conduct_of(
-        &mut self,
-        seat: usize,
-        action: &serde_json::Value,
-        substituted: bool,
-        ms: f64,
-        overrun: bool,
-    ) {
-        let name = self.cast.name(seat);
-        if substituted {
-            self.story
-                .conduct(format!("The referee plays {action} for {name}."));
+    /// What the referee noted about the decision `action` (an action record): it played
+    /// for the bot (after a fault at this decision; once, when the bot no longer plays), or the
+    /// bot was late or slow.
+    fn conduct_of(&mut self, action: &LogRecord) {
+        let LogRecord::Action {
+            n,
+            seat,
+            action,
+            substituted,
+            ms,
+            overrun,
+            ..
+        } = action
+        else {
+            return;
+        };
+        let (seat, name) = (*seat, self.cast.name(*seat));
+        if *substituted {
+            let faulted_here = self
+                .faults
+                .get(seat)
+                .is_some_and(|f| f.iter().any(|(at, _)| *at == Some(*n)));
+            if faulted_here {
+                self.story
+                    .conduct(format!("The referee plays {action} for {name}."));
+            } else if let Some(stopped) = self.stopped.get_mut(seat).filter(|s| !**s) {
+                // Substituted with no fault at this decision: the bot is stopped, or never
+                // started, and the referee plays every decision for it from now on.
+                *stopped = true;
+                self.story.conduct(format!(
+                    "{name} no longer plays: the referee plays {action} for it, and each of its decisions from now on."
+                ));
+            }
             return;
         }
         let Some(player) = self.players.get(seat) else {
@@ -338,7 +355,7 @@ impl<'a> Walk<'a> {
             _ => player.limits.decision_ms,
         };
         let took = grouped(ms.round() as i64);
-        if overrun {
+        if *overrun {
             self.story.conduct(format!(
                 "{name} replied late, after {took} ms (its limit is {} ms); a tolerated overrun covered it.",
                 grouped(limit as i64)
@@ -371,10 +388,10 @@ impl<'a> Walk<'a> {
                 continue;
             }
             any = true;
-            let kinds = &self.faults[seat];
+            let kinds: Vec<FaultKind> = self.faults[seat].iter().map(|(_, k)| *k).collect();
             let mut tally: Vec<String> = Vec::new();
             let mut seen: Vec<FaultKind> = Vec::new();
-            for kind in kinds {
+            for kind in &kinds {
                 if !seen.contains(kind) {
                     seen.push(*kind);
                     let times = kinds.iter().filter(|k| *k == kind).count();

@@ -15,18 +15,15 @@ async fn faulty_match() -> Vec<LogRecord> {
     let b = vec![
         Reply {
             ms: 60,
-            action: json!({"table": 0}),
-            line: None,
+            ..Reply::play(json!({"table": 0}))
         },
         Reply {
-            ms: 0,
-            action: json!(null),
             line: Some("this is not JSON".into()),
+            ..Reply::default()
         },
         Reply {
             ms: 150,
-            action: json!({"table": 0}),
-            line: None,
+            ..Reply::play(json!({"table": 0}))
         },
     ];
     let players = vec![
@@ -100,6 +97,43 @@ async fn faults_substitutions_and_slow_replies_are_told_to_their_seat_alone() {
             Some(&format!("{name} committed no fault.").as_str())
         );
     }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_bot_that_no_longer_plays_is_said_so_once() {
+    let options = Options::default();
+    let game = Vabanque::new(&options, 3, 4).unwrap();
+    let quits = vec![
+        Reply::play(json!({"table": 0})),
+        Reply {
+            quit: true,
+            ..Reply::default()
+        },
+    ];
+    let players = vec![
+        scripted("A", Vec::new()),
+        scripted("B", quits),
+        scripted("C", Vec::new()),
+    ];
+    let records = logged(game, &options, 4, players).await;
+    let story = told(&records, Perspective::Everything);
+    let about_b: Vec<&str> = story
+        .lines()
+        .filter(|l| l.kind == LineKind::Conduct)
+        .map(|l| l.text.as_str())
+        .collect();
+    assert_eq!(about_b.len(), 4, "{about_b:#?}");
+    assert!(about_b[0].starts_with("B: fault exited: "));
+    assert!(about_b[1].starts_with("The referee plays {\"table\":"));
+    assert!(about_b[2].starts_with("B no longer plays: the referee plays {\"table\":"));
+    assert!(about_b[2].ends_with("} for it, and each of its decisions from now on."));
+    assert_eq!(about_b[3], "B committed 1 fault: exited ×1.");
+    // Its 25 later decisions are still told, as the game saw them.
+    let placed = story
+        .lines()
+        .filter(|l| l.text.starts_with("B places a "))
+        .count();
+    assert_eq!(placed, 12);
 }
 
 #[tokio::test(start_paused = true)]

@@ -20,21 +20,22 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 /// One reply of a script: after `ms` of virtual time, `line` (the request's id put in for
-/// `ID`), or the action `{"action": ...}` when `line` is `None`.
-#[derive(Clone, Debug)]
+/// `ID`), or the action `{"action": ...}` when `line` is `None`; or, if `quit`, no reply: the
+/// script ends (its bot's output closes).
+#[derive(Clone, Debug, Default)]
 pub(super) struct Reply {
     pub ms: u64,
     pub action: Value,
     pub line: Option<String>,
+    pub quit: bool,
 }
 
 impl Reply {
     /// Plays `action` at once.
     pub fn play(action: Value) -> Self {
         Reply {
-            ms: 0,
             action,
-            line: None,
+            ..Reply::default()
         }
     }
 }
@@ -49,7 +50,10 @@ async fn script(mut end: ScriptEnd, replies: Vec<Reply>) {
         };
         let id = &request["id"];
         let line = match replies.pop_front() {
-            Some(Reply { ms, line, action }) => {
+            Some(Reply { quit: true, .. }) => return,
+            Some(Reply {
+                ms, line, action, ..
+            }) => {
                 tokio::time::sleep(Duration::from_millis(ms)).await;
                 line.map(|l| l.replace("ID", &id.to_string()))
                     .unwrap_or_else(|| {
