@@ -59,16 +59,6 @@ impl Cast {
         Cast { names }
     }
 
-    /// How many seats there are.
-    pub fn len(&self) -> usize {
-        self.names.len()
-    }
-
-    /// Whether there are no seats.
-    pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
-    }
-
     /// The name of `seat` (a seat the log does not have is written `seat K`).
     pub fn name(&self, seat: usize) -> String {
         self.names

@@ -25,7 +25,7 @@ mod words;
 #[cfg(test)]
 mod tests;
 
-pub use cast::{Cast, Perspective};
+pub use cast::Perspective;
 pub use story::{Line, LineKind, Narrative, Section};
 pub use tell::{NarrativeError, tell};
 pub use words::grouped;
