@@ -21,6 +21,7 @@ mod matches;
 mod nava;
 mod privileges;
 mod replay;
+mod replay_viewer;
 mod runtimes;
 mod sandbox;
 mod schema;
