@@ -17,6 +17,7 @@ mod faults;
 mod lifecycle;
 mod lines_and_environment;
 mod machiavelli;
+mod match_log;
 mod matches;
 mod nava;
 mod privileges;
