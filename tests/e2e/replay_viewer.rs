@@ -277,6 +277,18 @@ fn a_vabanque_replay_shows_scores_payouts_faults_and_each_seats_own_cards() {
     assert_eq!(browser.count(".hand"), 1, "seat 0 sees its own hand only");
     view_as(&mut browser, None);
 
+    // Keys: the next round, a seat's view by its number, the truth.
+    browser.press("Home");
+    browser.press("PageDown");
+    assert_eq!(
+        shown_step(&mut browser),
+        step_of(replay.events("round_start")[1])
+    );
+    browser.press("2");
+    assert_eq!(browser.eval("document.body.dataset.view"), "2");
+    browser.press("t");
+    assert_eq!(browser.eval("document.body.dataset.view"), "truth");
+
     // A fault: the illegal bot's first, its message at its step and in the list of faults.
     let fault = replay.of_type("fault")[0];
     assert_eq!(fault["seat"], 2);
