@@ -5,6 +5,7 @@
 //! command, `cargo build --workspace --bins --tests && cargo test --workspace`, does it).
 
 mod bouillabaisse;
+mod browser;
 mod check;
 mod cli_errors;
 mod covert;
@@ -22,6 +23,7 @@ mod narrative;
 mod nava;
 mod privileges;
 mod replay;
+mod replay_viewer;
 mod runtimes;
 mod sandbox;
 mod schema;

@@ -273,6 +273,9 @@ pub struct ReplayArgs {
     /// stderr; no other hand, no face-down card of another seat).
     #[arg(long, value_name = "K", requires = "text")]
     pub seat: Option<usize>,
+    /// Also write the match as one self-contained HTML page (a replay viewer) to this file.
+    #[arg(long, value_name = "OUT.html")]
+    pub html: Option<PathBuf>,
 }
 
 /// `referee schema`.

@@ -16,6 +16,7 @@ mod nava_render;
 mod new_bot_cmd;
 mod output;
 mod replay_cmd;
+mod replay_html;
 mod standings;
 mod tournament_cmd;
 mod tournament_config;

@@ -1,4 +1,5 @@
-//! `referee replay`: re-check a match log; with `--text`, tell it as a narrative.
+//! `referee replay`: re-check a match log; with `--text`, tell it as a narrative; with `--html`,
+//! draw it as a page.
 
 use super::Failure;
 use super::args::ReplayArgs;
@@ -17,8 +18,13 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, Failure> {
     if args.text {
         return narrate(&args);
     }
-    match replay_file(&args.file) {
-        Ok(summary) if summary.internal_error.is_some() => {
+    // The page needs the checked records; the check alone keeps none.
+    let checked = match &args.html {
+        Some(_) => read_match(&args.file).map(|checked| (checked.summary, checked.records)),
+        None => replay_file(&args.file).map(|summary| (summary, Vec::new())),
+    };
+    match checked {
+        Ok((summary, records)) if summary.internal_error.is_some() => {
             outln!(
                 "ok: {} decisions of {} replayed ({} substituted by the referee, {} faults recorded); every action legal up to the game's own failure, which the replay reproduces: the match is void",
                 summary.decisions,
@@ -30,9 +36,12 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, Failure> {
                 "  internal error: {}",
                 summary.internal_error.unwrap_or_default()
             );
+            if let Some(out) = &args.html {
+                super::replay_html::write(&records, out)?;
+            }
             Ok(ExitCode::Success)
         }
-        Ok(summary) => {
+        Ok((summary, records)) => {
             outln!(
                 "ok: {} decisions of {} replayed ({} substituted by the referee, {} faults recorded); every action legal, result confirmed",
                 summary.decisions,
@@ -46,6 +55,9 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, Failure> {
                     summary.scores[seat],
                     summary.ranks[seat]
                 );
+            }
+            if let Some(out) = &args.html {
+                super::replay_html::write(&records, out)?;
             }
             Ok(ExitCode::Success)
         }
@@ -70,6 +82,9 @@ fn narrate(args: &ReplayArgs) -> Result<ExitCode, Failure> {
         );
     }
     out!("{}", narrative.to_text(TEXT_WIDTH));
+    if let Some(out) = &args.html {
+        super::replay_html::write(&checked.records, out)?;
+    }
     Ok(ExitCode::Success)
 }
 
