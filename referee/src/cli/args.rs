@@ -27,6 +27,9 @@ pub enum Command {
     Tournament(TournamentArgs),
     /// Print the leaderboard of a tournament's results directory.
     Leaderboard(LeaderboardArgs),
+    /// Play one match of a tournament again from its results directory: the same bots, seed,
+    /// seats and settings; say whether the result is the recorded one (exit code 5 if not).
+    Rerun(RerunArgs),
     /// Combine the results directories of shards into one leaderboard (and optionally one directory).
     Merge(MergeArgs),
     /// List the games, their player counts and built-in bots.
@@ -155,6 +158,31 @@ pub struct LeaderboardArgs {
     /// How to print it.
     #[arg(long, value_enum, default_value_t)]
     pub format: BoardFormat,
+}
+
+/// `referee rerun`.
+#[derive(Debug, Args)]
+pub struct RerunArgs {
+    /// The tournament's results directory.
+    pub dir: PathBuf,
+    /// The match's id (its `id` in matches.jsonl, from 0).
+    pub match_id: u64,
+    /// Write the match log (JSON lines) to this file, for `referee replay`.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// Save each bot's stderr (capped at 1 MiB) to DIR/NAME.stderr.
+    #[arg(long, value_name = "DIR")]
+    pub stderr_dir: Option<PathBuf>,
+    /// How bot processes are isolated [default: as the tournament's last run (run.json), else
+    /// auto].
+    #[arg(long, value_parser = super::choices::sandbox_mode())]
+    pub sandbox: Option<SandboxMode>,
+    /// When the referee runs as root, the uids bot processes run as [default: auto].
+    #[arg(long, value_name = "FIRST-LAST|auto|off")]
+    pub bot_uids: Option<BotUids>,
+    /// How to print the result.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
 }
 
 /// `referee merge`.

@@ -10,8 +10,10 @@ pub mod nava_standings;
 mod pool;
 pub mod progress;
 mod report;
+pub mod rerun;
 pub mod results;
 mod run;
+pub mod run_record;
 #[cfg(test)]
 mod run_tests;
 pub mod schedule;

@@ -368,6 +368,7 @@ mod tests {
                 duration_ms: 1.0,
                 internal_error: None,
             },
+            stderr: Vec::new(),
         }
     }
 
