@@ -5,13 +5,14 @@
 //! registry of games). Here, from the bottom: [`seat`] (bot processes and built-in bots in their
 //! seats), [`runner`] (refereeing a match), [`replay`] (re-checking a match log),
 //! [`tournament`] (many matches), [`check`] (`referee check`), [`starters`] (`referee new-bot`),
-//! [`schema`] (the JSON Schemas), [`bench`] (measurements), and [`cli`] (the `referee` command). See `docs/architecture.md`.
+//! [`schema`] (the JSON Schemas), [`html`] (self-contained pages: the replay viewer), [`bench`] (measurements), and [`cli`] (the `referee` command). See `docs/architecture.md`.
 #![warn(missing_docs)]
 
 pub mod affinity;
 pub mod bench;
 pub mod check;
 pub mod cli;
+pub mod html;
 pub mod replay;
 pub mod runner;
 pub mod schema;

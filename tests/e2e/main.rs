@@ -5,6 +5,7 @@
 //! command, `cargo build --workspace --bins --tests && cargo test --workspace`, does it).
 
 mod bouillabaisse;
+mod browser;
 mod check;
 mod cli_errors;
 mod covert;
