@@ -27,6 +27,10 @@ pub enum Command {
     Tournament(TournamentArgs),
     /// Print the leaderboard of a tournament's results directory.
     Leaderboard(LeaderboardArgs),
+    /// Write a tournament's report: a page to open in a browser with the leaderboard and its
+    /// legend, the head-to-head heat map, the ratings over the tournament, and each bot's
+    /// matches, faults, stderr and replays.
+    Report(ReportArgs),
     /// Play one match of a tournament again from its results directory: the same bots, seed,
     /// seats and settings; say whether the result is the recorded one (exit code 5 if not).
     Rerun(RerunArgs),
@@ -158,6 +162,17 @@ pub struct LeaderboardArgs {
     /// How to print it.
     #[arg(long, value_enum, default_value_t)]
     pub format: BoardFormat,
+}
+
+/// `referee report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The tournament's results directory.
+    pub dir: PathBuf,
+    /// The directory to write the report into (made if needed): index.html, and replays/ID.html
+    /// for each match whose log was kept (--logs).
+    #[arg(long, value_name = "OUT", required = true)]
+    pub html: PathBuf,
 }
 
 /// `referee rerun`.
