@@ -186,7 +186,18 @@ impl Browser {
 
     fn receive(&mut self, waiting_for: &str) -> Value {
         match self.incoming.recv_timeout(ANSWER_WITHIN) {
-            Ok(value) => value,
+            Ok(value) => {
+                if value["method"] == "Page.javascriptDialogOpening" {
+                    // A dialog would block the page: dismiss it (it stays among the errors).
+                    self.next_id += 1;
+                    let dismiss = json!({"id": self.next_id, "method": "Page.handleJavaScriptDialog",
+                        "params": {"accept": false}, "sessionId": self.session});
+                    let mut bytes = serde_json::to_vec(&dismiss).unwrap();
+                    bytes.push(0);
+                    self.commands.write_all(&bytes).unwrap();
+                }
+                value
+            }
             Err(RecvTimeoutError::Timeout) => panic!(
                 "chromium did not answer {waiting_for} within {ANSWER_WITHIN:?}; its stderr: {}",
                 self.browser_stderr()
@@ -308,14 +319,28 @@ impl Browser {
     }
 
     /// Presses and releases a key, as from the keyboard: `"ArrowRight"`, `"ArrowLeft"`,
-    /// `"Home"`, `"End"`, `" "` (space) or a letter.
+    /// `"Home"`, `"End"`, `"PageUp"`, `"PageDown"`, `" "` (space) or a letter or digit.
     pub fn press(&mut self, key: &str) {
+        self.key(key, 0);
+    }
+
+    /// Presses a key with Shift held.
+    pub fn press_shifted(&mut self, key: &str) {
+        self.key(key, 8);
+    }
+
+    fn key(&mut self, key: &str, modifiers: u32) {
         let (code, vk) = match key {
             "ArrowLeft" => ("ArrowLeft".to_string(), 37),
             "ArrowRight" => ("ArrowRight".to_string(), 39),
             "Home" => ("Home".to_string(), 36),
             "End" => ("End".to_string(), 35),
+            "PageUp" => ("PageUp".to_string(), 33),
+            "PageDown" => ("PageDown".to_string(), 34),
             " " => ("Space".to_string(), 32),
+            digit if digit.len() == 1 && digit.as_bytes()[0].is_ascii_digit() => {
+                (format!("Digit{digit}"), digit.as_bytes()[0] as u32)
+            }
             letter if letter.len() == 1 => (
                 format!("Key{}", letter.to_ascii_uppercase()),
                 letter.to_ascii_uppercase().as_bytes()[0] as u32,
@@ -327,7 +352,7 @@ impl Browser {
             self.call(
                 "Input.dispatchKeyEvent",
                 json!({"type": kind, "key": key, "code": code, "windowsVirtualKeyCode": vk,
-                       "text": if kind == "keyDown" { text } else { "" }}),
+                       "modifiers": modifiers, "text": if kind == "keyDown" { text } else { "" }}),
             );
         }
     }
@@ -345,7 +370,8 @@ impl Browser {
         std::fs::write(path, png).unwrap();
     }
 
-    /// The uncaught JavaScript exceptions and `console.error` calls of the page so far.
+    /// The uncaught JavaScript exceptions, `console.error` calls and dialogs (an `alert`) of the
+    /// page so far.
     pub fn errors(&mut self) -> Vec<String> {
         self.collect_pending();
         self.events
@@ -355,6 +381,7 @@ impl Browser {
                 "Runtime.consoleAPICalled" if e["params"]["type"] == "error" => {
                     Some(e["params"]["args"].to_string())
                 }
+                "Page.javascriptDialogOpening" => Some(format!("a dialog: {}", e["params"])),
                 _ => None,
             })
             .collect()

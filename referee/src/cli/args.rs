@@ -309,6 +309,9 @@ pub struct NewBotArgs {
 pub struct ReplayArgs {
     /// The match log to check.
     pub file: PathBuf,
+    /// Also write the match as one self-contained HTML page (a replay viewer) to this file.
+    #[arg(long, value_name = "OUT.html")]
+    pub html: Option<PathBuf>,
 }
 
 /// `referee schema`.

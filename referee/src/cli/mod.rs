@@ -16,6 +16,7 @@ mod nava_render;
 mod new_bot_cmd;
 mod output;
 mod replay_cmd;
+mod replay_html;
 mod report_cmd;
 mod rerun_cmd;
 mod standings;

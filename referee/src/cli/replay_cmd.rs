@@ -21,6 +21,9 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, Failure> {
                 "  internal error: {}",
                 summary.internal_error.unwrap_or_default()
             );
+            if let Some(out) = &args.html {
+                super::replay_html::write(&args.file, out)?;
+            }
             Ok(ExitCode::Success)
         }
         Ok(summary) => {
@@ -37,6 +40,9 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, Failure> {
                     summary.scores[seat],
                     summary.ranks[seat]
                 );
+            }
+            if let Some(out) = &args.html {
+                super::replay_html::write(&args.file, out)?;
             }
             Ok(ExitCode::Success)
         }

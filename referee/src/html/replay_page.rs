@@ -1,0 +1,112 @@
+//! The replay viewer (`referee replay FILE --html OUT`): one page holding a match's checked log
+//! and the viewer's scripts, which draw the match in the browser.
+//!
+//! The page computes nothing the log does not say: a generic player (`assets/viewer/player.js`)
+//! cuts the records into steps and shows the timeline, the seats' times, faults and stderr, and
+//! the scores over time; one module per game (`assets/viewer/GAME.js`) folds the records into
+//! its board and draws it. Only the module of the match's game is included. What the page shows
+//! and its keys are in `docs/replay-viewer.md`.
+
+use super::page::{Page, PageError};
+use crate::runner::LogRecord;
+
+const STYLE: &str = include_str!("../../assets/viewer/viewer.css");
+const BODY: &str = include_str!("../../assets/viewer/viewer.html");
+/// The scripts every page holds, before the game's module: DOM helpers, playing cards, the
+/// scores chart, and the board of a game with no module of its own.
+const SHARED_SCRIPTS: [&str; 4] = [
+    include_str!("../../assets/viewer/dom.js"),
+    include_str!("../../assets/viewer/cards.js"),
+    include_str!("../../assets/viewer/chart.js"),
+    include_str!("../../assets/viewer/generic.js"),
+];
+const PLAYER: &str = include_str!("../../assets/viewer/player.js");
+
+/// The drawing module of each game, by the game's name in the registry.
+pub const GAME_MODULES: &[(&str, &str)] = &[
+    ("vabanque", include_str!("../../assets/viewer/vabanque.js")),
+    (
+        "bouillabaisse",
+        include_str!("../../assets/viewer/bouillabaisse.js"),
+    ),
+    (
+        "machiavelli",
+        include_str!("../../assets/viewer/machiavelli.js"),
+    ),
+];
+
+/// The id of the data block holding the log's records.
+pub const LOG_BLOCK: &str = "match-log";
+
+/// Why a page could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayPageError {
+    /// The records do not begin with a header and a start record (a version 3 log).
+    #[error("the viewer needs a log that begins with its header and start records (log version 3)")]
+    NotVersion3,
+    /// The records do not serialize.
+    #[error(transparent)]
+    Page(#[from] PageError),
+}
+
+/// The replay page of a match, from its checked records (header first, as
+/// [`crate::runner::LogRecord`]s of a version 3 log).
+///
+/// # Errors
+/// [`ReplayPageError::NotVersion3`] when the records do not begin with a header and a start.
+pub fn replay_page(records: &[LogRecord]) -> Result<String, ReplayPageError> {
+    let (Some(LogRecord::Header { game, match_id, .. }), Some(LogRecord::Start { .. })) =
+        (records.first(), records.get(1))
+    else {
+        return Err(ReplayPageError::NotVersion3);
+    };
+    let mut page = Page::new(format!("{game} match {match_id} — referee replay"));
+    page.set_body(BODY)
+        .add_style(STYLE)
+        .add_data(LOG_BLOCK, records)?;
+    for script in SHARED_SCRIPTS {
+        page.add_script(script);
+    }
+    if let Some((_, module)) = GAME_MODULES.iter().find(|(name, _)| name == game) {
+        page.add_script(module);
+    }
+    page.add_script(PLAYER);
+    Ok(page.render())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::GameKind;
+
+    #[test]
+    fn every_registered_game_has_a_drawing_module() {
+        for kind in GameKind::ALL {
+            assert!(
+                GAME_MODULES.iter().any(|(name, _)| *name == kind.name()),
+                "no assets/viewer module for {}",
+                kind.name()
+            );
+        }
+    }
+
+    #[test]
+    fn a_log_without_a_start_record_is_refused() {
+        let header = LogRecord::Header {
+            log_version: 2,
+            game: "vabanque".into(),
+            match_id: "0".into(),
+            seed: 1,
+            options: serde_json::json!({}),
+            players: Vec::new(),
+            max_faults: 3,
+            policy: crate::runner::FaultPolicy::default(),
+            score_name: String::new(),
+            higher_is_better: false,
+        };
+        assert!(matches!(
+            replay_page(&[header]),
+            Err(ReplayPageError::NotVersion3)
+        ));
+    }
+}
