@@ -48,6 +48,8 @@ pub trait DynGame: Send {
     fn default_action(&self) -> Value;
     /// The scores and ranks, once the match is over.
     fn outcome(&self) -> Option<Outcome>;
+    /// The running score of every seat.
+    fn scores(&self) -> Vec<i64>;
     /// The whole state, hidden parts included.
     fn truth(&self) -> Value;
 }
@@ -108,6 +110,10 @@ impl<G: Game> DynGame for Typed<G> {
 
     fn outcome(&self) -> Option<Outcome> {
         self.0.outcome()
+    }
+
+    fn scores(&self) -> Vec<i64> {
+        self.0.scores()
     }
 
     fn truth(&self) -> Value {

@@ -220,6 +220,13 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
     /// The result, once the match is over.
     fn outcome(&self) -> Option<Outcome>;
 
+    /// The running score of every seat, by seat: what the score stands at now, as every seat
+    /// may know it (Vabanque's money; the points of the manches or hands scored so far in La
+    /// Bouillabaisse and Machiavelli). It is public — the same in every state a seat cannot
+    /// tell apart — and at the end of the match it is the [`Outcome`]'s scores. The match log
+    /// records it after each action that changes it.
+    fn scores(&self) -> Vec<i64>;
+
     /// The whole state, hidden parts included, for the match log.
     fn truth(&self) -> serde_json::Value;
 

@@ -65,6 +65,11 @@ fn a_match_replays_from_its_actions_as_json() {
 }
 
 #[test]
+fn the_running_scores_are_public_and_end_as_the_outcome() {
+    for_every_case!(conformance::running_scores);
+}
+
+#[test]
 fn the_json_face_plays_the_same_match_as_the_typed_game() {
     for &kind in GameKind::ALL {
         with_game!(kind, G => {
@@ -85,6 +90,7 @@ fn the_json_face_plays_the_same_match_as_the_typed_game() {
                 assert_eq!(json, typed);
             }
             assert_eq!(dynamic.outcome(), played.end.outcome());
+            assert_eq!(dynamic.scores(), played.end.scores());
             assert_eq!(dynamic.truth(), played.end.truth());
             // A wrong shape and the errors of the setup are told apart.
             let mut fresh = kind.new_dyn(&serde_json::Value::Null, players, 11).unwrap();

@@ -1,17 +1,8 @@
-//! The same seed and deterministic bots give the same match, timings aside.
+//! The same seed and deterministic bots give the same match, timings aside (and what bots write
+//! to stderr, which the log places where the referee read it).
 
 use crate::util::*;
 use serde_json::Value;
-
-fn without_timings(mut records: Vec<Value>) -> Vec<Value> {
-    for r in &mut records {
-        if let Some(obj) = r.as_object_mut() {
-            obj.remove("ms");
-            obj.remove("cpu_ms");
-        }
-    }
-    records
-}
 
 fn play(dir: &std::path::Path, name: &str, seed: &str) -> Vec<Value> {
     let log = dir.join(name);
@@ -37,9 +28,16 @@ fn play(dir: &std::path::Path, name: &str, seed: &str) -> Vec<Value> {
         &format!("rs={}", bin("vabanque-random").display()),
         "--bot",
         "b=builtin:random",
+        "--bot",
+        &format!("notes={}", file("tests/bots/stderr_notes.py")),
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    without_timings(json_lines(&log))
+    let records = json_lines(&log);
+    assert!(
+        records.iter().any(|r| r["type"] == "stderr"),
+        "the notes bot's stderr is logged"
+    );
+    log_without_timings(&log)
 }
 
 #[test]

@@ -57,35 +57,42 @@ fn a_truncated_log_is_refused() {
 #[test]
 fn an_edited_action_or_result_is_named_by_its_line() {
     let (dir, lines) = honest_log("edited");
-    // Line 6 holds decision 4, a chip placement: move it to a table that does not exist.
+    // Decision 4, a chip placement: move it to a table that does not exist.
+    let at = action_index(&lines, 4);
+    let line = at + 1;
     let mut edited = lines.clone();
-    let mut record: serde_json::Value = serde_json::from_str(&edited[5]).unwrap();
+    let mut record: serde_json::Value = serde_json::from_str(&edited[at]).unwrap();
     record["action"] = serde_json::json!({"table": 99});
-    edited[5] = record.to_string();
+    edited[at] = record.to_string();
     let (code, err) = replay_of(&dir, &edited);
     assert_eq!(code, Some(3));
     assert!(
-        err.contains("line 6: illegal action: table 99 does not exist"),
+        err.contains(&format!(
+            "line {line}: illegal action: table 99 does not exist"
+        )),
         "{err}"
     );
-    // A legal but different chip changes the final state: the result line no longer holds.
+    // A legal but different chip changes what the game tells next: its event no longer holds.
     let mut edited = lines.clone();
-    let mut record: serde_json::Value = serde_json::from_str(&edited[5]).unwrap();
+    let mut record: serde_json::Value = serde_json::from_str(&edited[at]).unwrap();
     let table = record["action"]["table"].as_u64().unwrap();
     record["action"] = serde_json::json!({"table": (table + 1) % 7});
-    edited[5] = record.to_string();
+    edited[at] = record.to_string();
     let (code, err) = replay_of(&dir, &edited);
     assert_eq!(code, Some(3));
+    assert!(
+        err.contains(&format!("line {}: the event ", line + 1)),
+        "{err}"
+    );
     let last = lines.len();
-    assert!(err.contains(&format!("line {last}: ")), "{err}");
     // An action attributed to the wrong seat.
     let mut edited = lines.clone();
-    let mut record: serde_json::Value = serde_json::from_str(&edited[5]).unwrap();
+    let mut record: serde_json::Value = serde_json::from_str(&edited[at]).unwrap();
     record["seat"] = serde_json::json!((record["seat"].as_u64().unwrap() + 1) % 3);
-    edited[5] = record.to_string();
+    edited[at] = record.to_string();
     let (code, err) = replay_of(&dir, &edited);
     assert_eq!(code, Some(3));
-    assert!(err.contains("line 6: seat"), "{err}");
+    assert!(err.contains(&format!("line {line}: seat")), "{err}");
     // Edited scores.
     let mut edited = lines.clone();
     let mut record: serde_json::Value = serde_json::from_str(&edited[last - 1]).unwrap();
@@ -97,6 +104,17 @@ fn an_edited_action_or_result_is_named_by_its_line() {
         err.contains(&format!("line {last}: recorded scores")),
         "{err}"
     );
+}
+
+/// The index of the line of decision `n`'s action.
+fn action_index(lines: &[String], n: u64) -> usize {
+    lines
+        .iter()
+        .position(|l| {
+            let record: serde_json::Value = serde_json::from_str(l).unwrap();
+            record["type"] == "action" && record["n"] == n
+        })
+        .unwrap()
 }
 
 #[test]
@@ -174,7 +192,7 @@ fn substitutions_must_have_a_cause_and_be_the_default_action() {
 fn versions_timings_and_bytes_are_checked() {
     let (dir, lines) = faulty_log("versions");
     let mut forged = lines.clone();
-    forged[0] = forged[0].replace(r#""log_version":2"#, r#""log_version":99"#);
+    forged[0] = forged[0].replace(r#""log_version":3"#, r#""log_version":99"#);
     let (code, err) = replay_of(&dir, &forged);
     assert_eq!(code, Some(3));
     assert!(err.contains("line 1: log version 99"), "{err}");

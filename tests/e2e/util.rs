@@ -196,7 +196,6 @@ pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// The JSON lines of a file.
 /// The JSON leaderboard a successful `referee tournament|merge|leaderboard --format json` printed.
 pub fn board(out: &Output) -> serde_json::Value {
     assert!(out.status.success(), "{}", stderr(out));
@@ -219,6 +218,22 @@ pub fn results_without_timings(dir: &Path) -> Vec<serde_json::Value> {
     rows
 }
 
+/// A match log's records without what only the clock and the bots' timing decide, which must
+/// not differ between two runs of one match: the timing fields (`ms`, `cpu_ms`) and the `stderr`
+/// records (what a bot wrote to stderr is placed at the decision the referee read it in).
+pub fn log_without_timings(path: &Path) -> Vec<serde_json::Value> {
+    let mut records = json_lines(path);
+    records.retain(|r| r["type"] != "stderr");
+    for r in &mut records {
+        if let Some(obj) = r.as_object_mut() {
+            obj.remove("ms");
+            obj.remove("cpu_ms");
+        }
+    }
+    records
+}
+
+/// The JSON lines of a file.
 pub fn json_lines(path: &Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(path)
         .unwrap()

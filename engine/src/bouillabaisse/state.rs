@@ -357,6 +357,11 @@ impl Game for Bouillabaisse {
             .then(|| Outcome::from_scores(self.totals.clone(), Self::HIGHER_IS_BETTER))
     }
 
+    /// The totals of the manches scored so far (a manche in play counts once it is scored).
+    fn scores(&self) -> Vec<i64> {
+        self.totals.clone()
+    }
+
     fn truth(&self) -> serde_json::Value {
         serde_json::json!({
             "decks": self.decks,

@@ -21,7 +21,9 @@
 //!   event told to `s` must be the same too (a view is everything a seat may know, so an event
 //!   that differs while the view does not tells `s` something it may not know);
 //! - [`replays_from_json`]: the actions of a match, as JSON and read back through
-//!   [`Game::parse_action`], replay it to the same final state.
+//!   [`Game::parse_action`], replay it to the same final state;
+//! - [`running_scores`]: [`Game::scores`] has a score per seat at every decision, is the same in
+//!   every seat's twin state (it is public), and is the outcome's scores at the end.
 
 mod playout;
 mod properties;
@@ -29,6 +31,7 @@ mod properties;
 pub use playout::{MAX_DECISIONS, Players, Playout, Step, playout};
 pub use properties::{
     determinism, hidden_information, plays_through, refusals_change_nothing, replays_from_json,
+    running_scores,
 };
 
 use crate::Game;
@@ -153,6 +156,7 @@ pub fn run<G: Game>(seeds: u64, first_seed: u64) -> Result<(), Violation> {
         refusals_change_nothing(&case)?;
         hidden_information(&case)?;
         replays_from_json(&case)?;
+        running_scores(&case)?;
     }
     Ok(())
 }

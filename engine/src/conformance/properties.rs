@@ -305,3 +305,50 @@ pub fn replays_from_json<G: Game>(case: &Case<G>) -> Result<(), Violation> {
     }
     Ok(())
 }
+
+/// The running scores ([`Game::scores`]) have a score per seat at every decision, are public —
+/// the same in the twin state of every seat (its unknowns redrawn) — and at the end of the match
+/// are the outcome's scores.
+///
+/// # Errors
+/// The first [`Violation`].
+pub fn running_scores<G: Game>(case: &Case<G>) -> Result<(), Violation> {
+    let fail = |message: String| case.violation("running_scores", message);
+    let mut n = 0usize;
+    let played = playout(case, |game, _, _| {
+        let scores = game.scores();
+        if scores.len() != case.players {
+            return Err(format!(
+                "decision {n}: {} running scores for {} seats",
+                scores.len(),
+                case.players
+            ));
+        }
+        if n % TWIN_EVERY == 0 {
+            for seat in 0..case.players {
+                let twin = game.resample_hidden(seat, seed::derive(case.seed, "twin-scores", n as u64));
+                if twin.scores() != scores {
+                    return Err(format!(
+                        "decision {n}: the running scores {scores:?} change to {:?} when seat {seat}'s unknowns are redrawn (they must be public)",
+                        twin.scores()
+                    ));
+                }
+            }
+        }
+        n += 1;
+        Ok(())
+    })
+    .map_err(fail)?;
+    let outcome = played
+        .end
+        .outcome()
+        .ok_or_else(|| fail("no outcome at the end of the match".into()))?;
+    if played.end.scores() != outcome.scores {
+        return Err(fail(format!(
+            "the running scores at the end {:?} are not the outcome's {:?}",
+            played.end.scores(),
+            outcome.scores
+        )));
+    }
+    Ok(())
+}

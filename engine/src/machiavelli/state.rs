@@ -372,6 +372,11 @@ impl Game for Machiavelli {
             .then(|| Outcome::from_scores(self.totals.clone(), Self::HIGHER_IS_BETTER))
     }
 
+    /// The points of the hands finished so far.
+    fn scores(&self) -> Vec<i64> {
+        self.totals.clone()
+    }
+
     fn truth(&self) -> serde_json::Value {
         serde_json::json!({
             "first_dealer": self.first_dealer,

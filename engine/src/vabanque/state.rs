@@ -417,12 +417,12 @@ impl Game for Vabanque {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        (self.round >= ROUNDS).then(|| {
-            Outcome::from_scores(
-                self.money.iter().map(|&m| m as i64).collect(),
-                Self::HIGHER_IS_BETTER,
-            )
-        })
+        (self.round >= ROUNDS).then(|| Outcome::from_scores(self.scores(), Self::HIGHER_IS_BETTER))
+    }
+
+    /// The money of every seat.
+    fn scores(&self) -> Vec<i64> {
+        self.money.iter().map(|&m| m as i64).collect()
     }
 
     fn truth(&self) -> serde_json::Value {

@@ -1,9 +1,13 @@
-//! The match log: one JSON line per record, enough for `referee replay` to re-check the match.
+//! The match log: one JSON line per record, the match told on its own and enough for `referee
+//! replay` to re-check it ([docs/match-log.md](../../../docs/match-log.md) is the format).
 //!
-//! The first line is a [`LogRecord::Header`], then one [`LogRecord::Action`] per decision (with
-//! [`LogRecord::Fault`] lines where bots misbehaved), and last a [`LogRecord::Result`] holding
-//! the scores, ranks and the whole final state, hidden parts included — or, when the game itself
-//! failed, a [`LogRecord::InternalError`] saying how, and the match is void.
+//! The first line is a [`LogRecord::Header`], then the [`LogRecord::Start`] (the whole state and
+//! every seat's view before the first decision), the opening [`LogRecord::Event`]s and
+//! [`LogRecord::Scores`]; then per decision its [`LogRecord::Fault`]s, the bot's
+//! [`LogRecord::Stderr`], its [`LogRecord::Action`], the events it caused and the scores if they
+//! changed; and last a [`LogRecord::Result`] holding the scores, ranks and the whole final state,
+//! hidden parts included — or, when the game itself failed, a [`LogRecord::InternalError`]
+//! saying how, and the match is void.
 
 use super::policy::FaultPolicy;
 use protocol::{FaultKind, Limits};
@@ -13,10 +17,11 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 /// The format version of match logs.
-pub const LOG_VERSION: u32 = 2;
+pub const LOG_VERSION: u32 = 3;
 
-/// The most bytes of a bot's stderr one [`LogRecord::Stderr`] holds.
-pub const STDERR_PER_DECISION: usize = 2048;
+/// The most bytes of a bot's stderr one [`LogRecord::Stderr`] holds (what the seat keeps of a
+/// decision's stderr, [`crate::seat::RECENT_BYTES`]).
+pub const STDERR_PER_DECISION: usize = crate::seat::RECENT_BYTES;
 
 fn is_zero(n: &u64) -> bool {
     *n == 0

@@ -4,6 +4,7 @@
 
 use super::ask::{DecisionTime, ask, round_ms};
 use super::books::{Books, SeatState};
+use super::game_records::{GameRecords, start_record};
 use super::ledger::FaultAt;
 use super::log::{LOG_VERSION, LogPlayer, LogRecord, MatchLog};
 use super::players::{Player, is_usable, line};
@@ -94,6 +95,8 @@ struct MatchRun<'a, G: Game> {
     n: u64,
     /// The events of the last action played.
     events: Vec<Addressed<G::Event>>,
+    /// The game's records for the log (kept only when a log is).
+    records: GameRecords,
     /// Why the match stopped early, if the game failed: the decision and what happened.
     internal_error: Option<(Option<u64>, String)>,
 }
@@ -112,6 +115,7 @@ impl<'a, G: Game> MatchRun<'a, G> {
         let options_json = serde_json::to_value(options).expect("options serialize");
         if log.is_enabled() {
             write_header(log, settings, &options_json, players, G::NAME)?;
+            log.write(&start_record(&game, players.len()))?;
         }
         let seats = players
             .iter_mut()
@@ -130,12 +134,19 @@ impl<'a, G: Game> MatchRun<'a, G> {
             started,
             n: 0,
             events: Vec::new(),
+            records: GameRecords::default(),
             internal_error: None,
         };
         for seat in 0..run.players.len() {
             run.open_seat(seat, &options_json).await?;
         }
-        run.books.route(&run.game.opening_events());
+        let opening = run.game.opening_events();
+        run.books.route(&opening);
+        if run.books.log.is_enabled() {
+            for record in run.records.opening(&run.game, &opening) {
+                run.books.log.write(&record)?;
+            }
+        }
         Ok(run)
     }
 
@@ -165,6 +176,10 @@ impl<'a, G: Game> MatchRun<'a, G> {
             strategy.match_start(i, bot_seed);
         } else if let Some(mut bot) = player.seat.talker() {
             bot.begin_match(player.next_id).await;
+            if self.books.log.is_enabled() {
+                // What it wrote before this match is not this match's.
+                bot.take_stderr().await;
+            }
             state
                 .pending
                 .extend(line(&ToBot::<(), (), ()>::MatchStart(MatchStart {
@@ -187,12 +202,16 @@ impl<'a, G: Game> MatchRun<'a, G> {
     }
 
     /// Takes one decision: the seat's action (or the default action, with its fault
-    /// recorded), counted, logged and played.
+    /// recorded), counted, logged (after what its bot wrote to stderr meanwhile) and played.
     async fn decide(&mut self, turn: Turn) -> Result<(), RunError> {
+        let asked = !self.books.seats[turn.seat].ledger.is_stopped();
         let (action, substituted, time) = self.take_decision(turn).await?;
         self.books.seats[turn.seat].count_decision(substituted, time);
         // Serializing the action is skipped entirely when no log is kept.
         if self.books.log.is_enabled() {
+            if asked {
+                self.log_stderr(turn.seat).await?;
+            }
             self.books.log.write(&LogRecord::Action {
                 n: self.n,
                 seat: turn.seat,
@@ -204,8 +223,24 @@ impl<'a, G: Game> MatchRun<'a, G> {
                 cpu_ms: time.cpu_ms,
             })?;
         }
-        self.play(&action, substituted);
+        self.play(&action, substituted)?;
         Ok(())
+    }
+
+    /// Logs what the bot of `seat` wrote to its stderr since its previous request, if anything.
+    async fn log_stderr(&mut self, seat: usize) -> std::io::Result<()> {
+        let Some(bot) = self.players[seat].seat.talker() else {
+            return Ok(());
+        };
+        match bot.take_stderr().await {
+            Some(recent) => self.books.log.write(&LogRecord::Stderr {
+                n: self.n,
+                seat,
+                text: recent.text,
+                cut: recent.cut,
+            }),
+            None => Ok(()),
+        }
     }
 
     /// The action played for `turn`: the seat's own, or the game's default action when its
@@ -248,13 +283,19 @@ impl<'a, G: Game> MatchRun<'a, G> {
         Ok((default, true, answer.time))
     }
 
-    /// Plays `action` and routes its events; if the game refuses it (a bug of the game: it was
-    /// checked, or is the game's own default action), the match stops with an internal error.
-    fn play(&mut self, action: &G::Action, substituted: bool) {
+    /// Plays `action`, routes its events and logs them with the scores; if the game refuses it
+    /// (a bug of the game: it was checked, or is the game's own default action), the match stops
+    /// with an internal error.
+    fn play(&mut self, action: &G::Action, substituted: bool) -> std::io::Result<()> {
         self.events.clear();
         match self.game.play(action, &mut self.events) {
             Ok(()) => {
                 self.books.route(&self.events);
+                if self.books.log.is_enabled() {
+                    for record in self.records.after_action(self.n, &self.game, &self.events) {
+                        self.books.log.write(&record)?;
+                    }
+                }
                 self.n += 1;
             }
             Err(illegal) => {
@@ -271,6 +312,7 @@ impl<'a, G: Game> MatchRun<'a, G> {
                 self.internal_error = Some((Some(self.n), message));
             }
         }
+        Ok(())
     }
 
     /// Ends the match: the result (void after an internal error), told to every bot still

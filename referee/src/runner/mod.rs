@@ -7,6 +7,7 @@
 
 mod ask;
 mod books;
+mod game_records;
 mod histogram;
 mod ledger;
 mod log;
@@ -19,6 +20,7 @@ pub(crate) mod tally;
 #[cfg(test)]
 mod tests;
 
+pub use game_records::{GameRecords, start_record};
 pub use histogram::TimeHistogram;
 pub use ledger::{Charge, FaultAt, SeatLedger};
 pub use log::{LOG_VERSION, LogAudience, LogPlayer, LogRecord, MatchLog, STDERR_PER_DECISION};

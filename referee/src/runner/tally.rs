@@ -199,6 +199,10 @@ impl Game for Tally {
             .then(|| Outcome::from_scores(self.totals.clone(), Self::HIGHER_IS_BETTER))
     }
 
+    fn scores(&self) -> Vec<i64> {
+        self.totals.clone()
+    }
+
     fn truth(&self) -> Value {
         json!({"n": self.n, "totals": self.totals})
     }

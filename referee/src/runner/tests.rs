@@ -18,7 +18,8 @@ type Heard = Arc<Mutex<Vec<Value>>>;
 
 /// One request's answer: after `ms` milliseconds, the lines written (`ID` in them stands for
 /// the request's id, `NEXT` for the one after it; a line that starts with `RAW:` is written
-/// without it and without a newline); then, if `quit`, the script ends.
+/// without it and without a newline, one that starts with `ERR:` is written without it to
+/// stderr); then, if `quit`, the script ends.
 struct Answer {
     ms: u64,
     lines: Vec<String>,
@@ -53,6 +54,10 @@ async fn run_script(mut end: ScriptEnd, answers: Vec<Answer>, heard: Heard) {
             let line = line
                 .replace(r#""id":ID"#, &format!(r#""id":{id}"#))
                 .replace(r#""id":NEXT"#, &format!(r#""id":{}"#, id + 1));
+            if let Some(text) = line.strip_prefix("ERR:") {
+                end.send_stderr(text);
+                continue;
+            }
             let sent = match line.strip_prefix("RAW:") {
                 Some(raw) => end.send_raw(raw).await,
                 None => end.send_line(&line).await,
@@ -558,3 +563,5 @@ async fn a_finished_match_has_no_internal_error_key() {
     let (_, last_field) = json.rsplit_once(",\"").unwrap();
     assert!(last_field.starts_with("duration_ms\":"), "{json}");
 }
+
+mod log_records;

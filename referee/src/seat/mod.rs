@@ -35,6 +35,7 @@ pub use process::{Closing, ProcessBot, ProcessOptions, StderrSpan};
 pub use sandbox::{Sandbox, SandboxMode};
 pub use scripted::{ScriptEnd, ScriptedBot};
 pub use spec::{BotSettings, BotSpec, BotSpecError, Launch};
+pub use stderr::{RECENT_BYTES, RecentStderr};
 pub use talker::Talker;
 pub use users::{BotUids, BotUsers, RunAs};
 pub use wire::{BLANK_ALLOWANCE, ReplyWait};

@@ -17,7 +17,7 @@ use super::procfs;
 use super::reply::{excerpt, parse};
 use super::sandbox::Sandbox;
 use super::seccomp::BotFilter;
-use super::stderr::{self, StderrCount, StderrTail};
+use super::stderr::{self, RecentStderr, StderrCount, StderrTail};
 use super::users::{BotUsers, Credentials, ProcessUser, RunAs};
 use super::wire::{self, Cut, OUTPUT_CLOSED, ReplyWait, Wire};
 use super::workdir_quota::{QuotaWatch, WorkdirQuota};
@@ -42,6 +42,9 @@ pub const ENDING_BOUND: Duration = Duration::from_secs(10);
 pub const FIRST_LOOK: Duration = Duration::from_millis(1);
 /// The longest pause between two looks at a bot that is not done yet.
 pub const LONGEST_LOOK: Duration = Duration::from_millis(16);
+/// How many times [`ProcessBot::take_stderr`] yields, at most, for the task draining stderr to
+/// read what the pipe holds.
+const STDERR_SETTLE_YIELDS: usize = 16;
 
 /// How a bot's process ended once its input was closed ([`ProcessBot::close`]).
 #[derive(Debug)]
@@ -701,6 +704,22 @@ impl ProcessBot {
             *from = span.to;
         }
         Some(span)
+    }
+
+    /// What the bot wrote to its stderr since the last take ([`StderrTail::take_recent`]), once
+    /// the task draining it has read what the pipe holds now: on the referee's one-thread
+    /// runtime a few yields let it run, and no more is waited for (a bot still writing is not
+    /// waited out), so what it wrote just before a reply may come with the next take.
+    pub async fn take_stderr(&self) -> Option<RecentStderr> {
+        if let Some(probe) = &self.stderr_probe {
+            for _ in 0..STDERR_SETTLE_YIELDS {
+                if procfs::unread_bytes(probe.as_raw_fd()).is_none_or(|n| n == 0) {
+                    break;
+                }
+                tokio::task::yield_now().await;
+            }
+        }
+        self.stderr.take_recent()
     }
 
     /// Once the bot has exited, lets the task draining its stderr take what it wrote there

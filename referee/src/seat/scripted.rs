@@ -5,8 +5,11 @@
 //!
 //! The referee's side is the same [`Wire`] a [`ProcessBot`](super::ProcessBot) has, so what is
 //! written, read, capped and matched to requests is what a real bot gets; only the faults that
-//! need a process (exit codes, stderr, resource limits) are not told.
+//! need a process (exit codes, stderr, resource limits) are not told. A script's standard error
+//! ([`ScriptEnd::send_stderr`]) is kept as a process's is, at once (there is no pipe to drain),
+//! so that what the match log records of it is exact.
 
+use super::stderr::{RecentStderr, StderrTail};
 use super::wire::Wire;
 use serde_json::Value;
 use std::future::Future;
@@ -23,6 +26,7 @@ const PIPE_BYTES: usize = 64 * 1024;
 pub struct ScriptEnd {
     input: Lines<BufReader<DuplexStream>>,
     output: DuplexStream,
+    stderr: StderrTail,
 }
 
 impl ScriptEnd {
@@ -56,6 +60,11 @@ impl ScriptEnd {
     pub async fn send_raw(&mut self, text: &str) -> std::io::Result<()> {
         self.output.write_all(text.as_bytes()).await
     }
+
+    /// Writes `text` to the bot's standard error (kept by the referee at once).
+    pub fn send_stderr(&self, text: &str) {
+        self.stderr.push(text.as_bytes());
+    }
 }
 
 /// A bot played by a script in-process. It is spoken to through a [`Talker`](super::Talker),
@@ -63,6 +72,7 @@ impl ScriptEnd {
 pub struct ScriptedBot {
     /// The referee's end of the pipes.
     pub(super) wire: Wire<DuplexStream, DuplexStream>,
+    stderr: StderrTail,
     script: JoinHandle<()>,
     alive: bool,
 }
@@ -77,12 +87,15 @@ impl ScriptedBot {
     {
         let (to_bot, bot_reads) = tokio::io::duplex(PIPE_BYTES);
         let (bot_writes, from_bot) = tokio::io::duplex(PIPE_BYTES);
+        let stderr = StderrTail::default();
         let end = ScriptEnd {
             input: BufReader::new(bot_reads).lines(),
             output: bot_writes,
+            stderr: stderr.clone(),
         };
         ScriptedBot {
             wire: Wire::new(from_bot, to_bot, max_line_bytes),
+            stderr,
             script: tokio::spawn(script(end)),
             alive: true,
         }
@@ -91,6 +104,11 @@ impl ScriptedBot {
     /// Whether the bot is still being spoken to.
     pub fn is_alive(&self) -> bool {
         self.alive
+    }
+
+    /// What the script wrote to its standard error since the last take.
+    pub fn take_stderr(&self) -> Option<RecentStderr> {
+        self.stderr.take_recent()
     }
 
     /// As [`ProcessBot::shutdown`](super::ProcessBot::shutdown): writes `last`, closes the

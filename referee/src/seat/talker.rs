@@ -2,7 +2,7 @@
 //! writes to, reads replies from and stops. One `match` per operation here, so that the runner
 //! has none.
 
-use super::{Fault, ProcessBot, ReplyWait, ScriptedBot, Seat};
+use super::{Fault, ProcessBot, RecentStderr, ReplyWait, ScriptedBot, Seat};
 use engine::Game;
 use serde_json::Value;
 use std::time::Duration;
@@ -111,6 +111,15 @@ impl Talker<'_> {
         match self {
             Talker::Process(bot) => bot.freeze(frozen),
             Talker::Scripted(_) => false,
+        }
+    }
+
+    /// What the bot wrote to its standard error since the last take
+    /// ([`ProcessBot::take_stderr`]).
+    pub async fn take_stderr(&self) -> Option<RecentStderr> {
+        match self {
+            Talker::Process(bot) => bot.take_stderr().await,
+            Talker::Scripted(bot) => bot.take_stderr(),
         }
     }
 
