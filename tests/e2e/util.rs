@@ -202,12 +202,14 @@ pub fn board(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// A results directory's `matches.jsonl` sorted by id, its timing fields removed: what must not
-/// depend on -j, resume or sharding.
+/// A results directory's `matches.jsonl` sorted by id, its timing fields and stderr ranges
+/// removed: what must not depend on -j, resume or sharding (which process played a match, and
+/// so where its stderr went, does).
 pub fn results_without_timings(dir: &Path) -> Vec<serde_json::Value> {
     let mut rows = json_lines(&dir.join("matches.jsonl"));
     for r in &mut rows {
         r.as_object_mut().unwrap().remove("duration_ms");
+        r.as_object_mut().unwrap().remove("stderr");
         for s in r["stats"].as_array_mut().unwrap() {
             for key in ["total_ms", "max_ms", "times", "cpu_ms", "max_cpu_ms"] {
                 s.as_object_mut().unwrap().remove(key);

@@ -41,7 +41,7 @@
     byId("summary").textContent = data.table.summary;
     const policy = Object.entries(meta.policy).map(([k, v]) => `${k} ${v}`).join(", ");
     byId("about").textContent =
-      `${meta.bots.length} bots, ${meta.players} per match, seed ${meta.seed}, ` +
+      `${meta.bots.length} bots, ${meta.players} per match, seed ${data.seed}, ` +
       `duplicate play ${meta.duplicate ? "on" : "off"}, at most ${meta.max_faults} faults per bot and match, ` +
       `what faults cost: ${policy}. Results: ${data.dir}`;
   }

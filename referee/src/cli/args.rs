@@ -173,6 +173,21 @@ pub struct ReportArgs {
     /// for each match whose log was kept (--logs).
     #[arg(long, value_name = "OUT", required = true)]
     pub html: PathBuf,
+    /// Which matches get a replay page, of those whose log was kept [default: all].
+    #[arg(long, value_enum, default_value_t)]
+    pub replays: ReplaysArg,
+}
+
+/// `referee report --replays`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ReplaysArg {
+    /// Every match whose log was kept.
+    #[default]
+    All,
+    /// The matches where a bot faulted.
+    Faults,
+    /// None.
+    None,
 }
 
 /// `referee rerun`.

@@ -2,8 +2,9 @@
 //! ([`crate::report`]); this module checks the output directory and says what was written.
 
 use super::Failure;
-use super::args::ReportArgs;
+use super::args::{ReplaysArg, ReportArgs};
 use super::output::outln;
+use crate::report::ReplayChoice;
 use protocol::ExitCode;
 
 /// Runs `referee report`.
@@ -17,7 +18,12 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, Failure> {
         )));
     }
     let report = crate::report::build(&args.dir).map_err(Failure::usage)?;
-    let written = crate::report::write(&report, out).map_err(|e| Failure {
+    let choice = match args.replays {
+        ReplaysArg::All => ReplayChoice::All,
+        ReplaysArg::Faults => ReplayChoice::Faults,
+        ReplaysArg::None => ReplayChoice::None,
+    };
+    let written = crate::report::write(&report, &args.dir, out, choice).map_err(|e| Failure {
         code: ExitCode::Internal,
         message: e.to_string(),
     })?;

@@ -51,6 +51,9 @@ pub enum ReportError {
 pub struct TournamentReport {
     /// The results directory, as given.
     pub dir: String,
+    /// The tournament seed, as text: a 64-bit seed is above what a JavaScript number holds
+    /// exactly.
+    pub seed: String,
     /// What was played.
     pub meta: TournamentMeta,
     /// The leaderboard, with its numbers.
@@ -209,6 +212,7 @@ pub fn of_results(
         .collect();
     Ok(TournamentReport {
         dir: dir.display().to_string(),
+        seed: meta.seed.to_string(),
         table: board_table(&board),
         legends: Legends {
             head_to_head: legend::HEAD_TO_HEAD.into(),

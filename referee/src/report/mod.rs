@@ -6,7 +6,9 @@
 
 pub mod data;
 pub mod page;
+pub mod replays;
 pub mod stderr_excerpt;
 
 pub use data::{ReportError, TournamentReport, build};
 pub use page::{Written, write};
+pub use replays::{ReplayChoice, Replays};

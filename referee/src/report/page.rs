@@ -3,8 +3,8 @@
 //! and `OUT/replays/ID.html`, the replay page of each match whose log the tournament kept.
 
 use super::data::{ReportError, TournamentReport};
+use super::replays::{ReplayChoice, Replays, write_replays};
 use crate::html::Page;
-use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 const BODY: &str = include_str!("../../assets/report/report.html");
@@ -27,35 +27,24 @@ pub struct Written {
     pub replays: Replays,
 }
 
-/// The replay pages of a report.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Replays {
-    /// The matches that have one, `replays/ID.html`.
-    pub pages: Vec<u64>,
-    /// Why the logs kept have no page, when some have none.
-    pub note: Option<String>,
-    /// Their size in bytes, all together.
-    pub bytes: u64,
-}
-
-/// Writes the report of `report` into the directory `out` (made if needed): `index.html`, and
-/// under `replays/` a page per match whose log is in the results directory's `logs/`.
+/// Writes the report of `report`, read from the results directory `dir`, into the directory
+/// `out` (made if needed): `index.html`, and under `replays/` a page per match whose log is in
+/// `dir/logs/` and that `choice` takes.
 ///
 /// # Errors
 /// [`ReportError::Write`] when a file cannot be written.
-pub fn write(report: &TournamentReport, out: &Path) -> Result<Written, ReportError> {
+pub fn write(
+    report: &TournamentReport,
+    dir: &Path,
+    out: &Path,
+    choice: ReplayChoice,
+) -> Result<Written, ReportError> {
     let failed = |path: &Path| {
         let path = path.to_path_buf();
         move |source| ReportError::Write { path, source }
     };
     std::fs::create_dir_all(out).map_err(failed(out))?;
-    let logged = report.bots.iter().flat_map(|b| &b.matches).any(|m| m.log);
-    let replays = Replays {
-        pages: Vec::new(),
-        note: logged
-            .then(|| "no replay page: the replay viewer is not part of this referee yet".into()),
-        bytes: 0,
-    };
+    let replays = write_replays(report, dir, out, choice)?;
     let mut page = Page::new(format!("{} tournament — referee report", report.meta.game));
     page.set_body(BODY)
         .add_style(STYLE)

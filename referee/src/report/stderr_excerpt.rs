@@ -82,7 +82,11 @@ mod tests {
         let short = excerpt(&dir, &range("a.w0.1.stderr", 0, first)).unwrap();
         assert_eq!((short.text.as_str(), short.cut), ("match 0\n", 0));
         let long = excerpt(&dir, &range("a.w0.1.stderr", first, end)).unwrap();
-        assert!(long.text.starts_with("match 1 line "), "{}", &long.text[..20]);
+        assert!(
+            long.text.starts_with("match 1 line "),
+            "{}",
+            &long.text[..20]
+        );
         assert!(long.text.ends_with("match 1 line 999\n"));
         assert!(long.text.len() as u64 <= EXCERPT_BYTES);
         assert_eq!(long.cut + long.text.len() as u64, end - first);
