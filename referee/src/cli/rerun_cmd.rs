@@ -188,7 +188,7 @@ fn render(plan: &RerunPlan, rerun: &Rerun, dir: &Path, log: Option<&Path>) -> St
         for (_, what, was, now) in lines.iter().filter(|l| !l.0) {
             text += &format!("  {what}: recorded {was}; now {now}\n");
         }
-        text += "(a bot that is not deterministic: it draws from the clock or its own seed, carries state from earlier matches, or times out only under load)\n";
+        text += "(a bot that is not deterministic: its random numbers do not all come from the seed in match_start, it carries state over from earlier matches, or it times out only under load)\n";
     }
     if let Some(path) = log {
         text += &format!(
