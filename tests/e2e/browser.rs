@@ -23,8 +23,16 @@ const ANSWER_WITHIN: Duration = Duration::from_secs(180);
 /// The page size of every session (CSS pixels), so that screenshots are alike everywhere.
 pub const VIEWPORT: (u32, u32) = (1400, 900);
 
-/// The chromium on `PATH`, if any.
+/// Debian's chromium program itself. The `chromium` on `PATH` is a shell script that adds the
+/// flags of `/etc/chromium.d/` (among them `--enable-remote-extensions`, which has the browser
+/// ask for extension updates) and Google's API keys; the tests start the program without them.
+const DEBIAN_CHROMIUM: &str = "/usr/lib/chromium/chromium";
+
+/// The chromium program: Debian's, or else the first `chromium` on `PATH`.
 pub fn chromium() -> Option<PathBuf> {
+    if Path::new(DEBIAN_CHROMIUM).is_file() {
+        return Some(PathBuf::from(DEBIAN_CHROMIUM));
+    }
     let path = std::env::var_os("PATH")?;
     ["chromium", "chromium-browser"]
         .iter()
@@ -55,6 +63,24 @@ impl Browser {
         Some(Browser::start(&exe, test, extra))
     }
 
+    /// Starts chromium as [`Browser::launch`] does, with every request it makes sent to the
+    /// HTTP proxy at `127.0.0.1:port` (loopback included), so that a listener there hears
+    /// whatever a page asks the network. Chromium's own services (component and extension
+    /// updates, sign-in, network time), which ask Google's hosts whatever the flags say, are
+    /// sent nowhere instead (their names resolve to nothing), so that the listener hears only
+    /// the pages.
+    pub fn launch_behind_proxy(test: &str, port: u16) -> Option<Browser> {
+        const SERVICES: [&str; 3] = ["*.google.com", "*.googleapis.com", "*.gstatic.com"];
+        let proxy = format!("--proxy-server=http://127.0.0.1:{port}");
+        let bypass = format!("--proxy-bypass-list=<-loopback>;{}", SERVICES.join(";"));
+        let nowhere: Vec<String> = SERVICES
+            .iter()
+            .map(|h| format!("MAP {h} ~NOTFOUND"))
+            .collect();
+        let rules = format!("--host-resolver-rules={}", nowhere.join(", "));
+        Browser::launch(test, &[&proxy, &bypass, &rules])
+    }
+
     fn start(exe: &Path, test: &str, extra: &[&str]) -> Browser {
         let profile = crate::util::temp_dir(&format!("chromium-{test}"));
         let (their_in, our_out) = pipe();
@@ -76,6 +102,16 @@ impl Browser {
             "--disable-dev-shm-usage",
             "--hide-scrollbars",
             "--mute-audio",
+            // Chromium's own traffic, none of which a test needs: the network time service,
+            // safe browsing, domain reliability, pings, crash reports, field trials.
+            "--disable-features=NetworkTimeServiceQuerying,OptimizationHints,MediaRouter,Translate",
+            "--disable-client-side-phishing-detection",
+            "--safebrowsing-disable-auto-update",
+            "--disable-domain-reliability",
+            "--disable-breakpad",
+            "--disable-field-trial-config",
+            "--no-pings",
+            "--metrics-recording-only",
             "--remote-debugging-pipe",
         ])
         .arg(format!(
@@ -84,6 +120,12 @@ impl Browser {
         ))
         .arg(format!("--window-size={},{}", VIEWPORT.0, VIEWPORT.1))
         .args(extra)
+        .args(
+            // Whatever still asks the network goes to a closed port of this machine, unless
+            // the test gives a proxy of its own.
+            (!extra.iter().any(|a| a.starts_with("--proxy-server")))
+                .then_some("--proxy-server=http://127.0.0.1:9"),
+        )
         .arg("about:blank")
         .stdin(Stdio::null())
         .stdout(Stdio::null())

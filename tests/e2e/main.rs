@@ -22,6 +22,7 @@ mod matches;
 mod nava;
 mod privileges;
 mod replay;
+mod replay_viewer;
 mod report;
 mod rerun;
 mod runtimes;

@@ -163,13 +163,15 @@ Referee.games.bouillabaisse = (() => {
   function draw(b, root, ctx) {
     const info = h("div", { class: "info" },
       h("span", { class: "big" }, b.manche ? `Manche ${b.manche} of 6` : "Before the first manche"),
+      b.recent.scored && b.recent.scored.manche !== b.manche
+        ? h("span", { class: "scored-note" }, ` — manche ${b.recent.scored.manche} scored at this step`) : null,
       b.dealer !== null ? h("span", {}, " · dealer ", seatTag(b.dealer, ctx.players)) : null,
       ` · ${b.decks} deck${b.decks === 1 ? "" : "s"}`);
     const chosen = b.chosen ? h("div", { class: "chosen" },
       h("span", { class: "label" }, "chosen"),
       h("span", { class: "chosen-suit-name" }, `suit ${cards.suitName(b.chosen.suit)}`),
       h("span", {}, `face ${FACES[b.chosen.rank] || b.chosen.rank}`),
-      h("span", {}, "card ", cards.face(b.chosen.card, "chosen-card")),
+      h("span", {}, "card", cards.face(b.chosen.card, "chosen-card")),
       b.scoring ? h("span", { class: "scoring" }, `scores this manche: trick ${b.scoring.trick} · suit ${b.scoring.suit} · face ${b.scoring.rank} · card ${b.scoring.card}`) : null,
       b.removed.length ? h("span", { class: "removed" }, "removed ", cards.row(b.removed)) : null) : null;
     put(root, h("div", { class: "bouillabaisse" },

@@ -12,7 +12,7 @@ Referee.games.machiavelli = (() => {
   const SUIT_ORDER = { C: 0, D: 1, H: 2, S: 3 };
   const RANK_ORDER = { A: 1, J: 11, Q: 12, K: 13 };
   /** The most finished hands and refused plays a board keeps to show (the totals cover all). */
-  const HISTORY = 12;
+  const HISTORY = 8;
 
   /** Cards in suit, then rank order, jokers last (for hands that grew by draws). */
   function sortCards(list) {
@@ -163,21 +163,54 @@ Referee.games.machiavelli = (() => {
 
   const boundary = (e) => (e.kind === "hand_start" ? `Hand ${e.hand_number}` : null);
 
-  /** The melds of `after` marked against `before`: unchanged melds, and in the others the cards
-   * that came from the hand and those moved from other melds. */
+  /** A multiset of cards: card → count. */
+  function counts(cards) {
+    const m = new Map();
+    for (const code of cards) m.set(code, (m.get(code) || 0) + 1);
+    return m;
+  }
+
+  /** How many cards two multisets share. */
+  function overlap(a, b) {
+    let n = 0;
+    for (const [code, k] of a) n += Math.min(k, b.get(code) || 0);
+    return n;
+  }
+
+  /** The melds of `after` marked against `before`: the melds that were on the table as they are
+   * stay unmarked; in each other meld, the cards it kept from the old meld it shares most with
+   * stay unmarked too, the cards from the hand are marked `from-hand` and the rest, taken from
+   * other melds, `moved`. */
   function marked(before, after, fromHand) {
     const key = (meld) => meld.slice().sort().join(" ");
     const old = new Map();
     for (const meld of before) old.set(key(meld), (old.get(key(meld)) || 0) + 1);
-    const handLeft = new Map();
-    for (const code of fromHand) handLeft.set(code, (handLeft.get(code) || 0) + 1);
-    return after.map((meld) => {
+    const same = after.map((meld) => {
+      const k = key(meld);
+      if (!old.get(k)) return false;
+      old.set(k, old.get(k) - 1);
+      return true;
+    });
+    const left = [];
+    for (const meld of before) {
       const k = key(meld);
       if (old.get(k)) {
         old.set(k, old.get(k) - 1);
-        return { meld, changed: false, classes: meld.map(() => "") };
+        left.push(counts(meld));
       }
+    }
+    const handLeft = counts(fromHand);
+    return after.map((meld, i) => {
+      if (same[i]) return { meld, changed: false, classes: meld.map(() => "") };
+      const mine = counts(meld);
+      let origin = new Map();
+      for (const candidate of left) if (overlap(mine, candidate) > overlap(mine, origin)) origin = candidate;
+      const stay = new Map(origin);
       const classes = meld.map((code) => {
+        if (stay.get(code)) {
+          stay.set(code, stay.get(code) - 1);
+          return "";
+        }
         if (handLeft.get(code)) {
           handLeft.set(code, handLeft.get(code) - 1);
           return "from-hand";
@@ -209,7 +242,7 @@ Referee.games.machiavelli = (() => {
       const changed = marked(play.before, play.after, play.fromHand).filter((m) => m.changed).length;
       notes.push(h("div", { class: "play-note" }, seatTag(play.seat, ctx.players), ` plays ${play.fromHand.length} card${play.fromHand.length === 1 ? "" : "s"} from its hand `,
         cards.row(play.fromHand, () => "from-hand"), `; ${changed} meld${changed === 1 ? "" : "s"} new or rearranged`,
-        h("span", { class: "legend" }, " (", h("span", { class: "swatch from-hand" }, "from the hand"), " ", h("span", { class: "swatch moved" }, "moved from another meld"), ")")));
+        h("span", { class: "legend" }, " ", h("span", { class: "swatch from-hand" }, "from the hand"), " ", h("span", { class: "swatch moved" }, "moved"))));
     }
     const refused = b.recent.refused;
     if (refused) {

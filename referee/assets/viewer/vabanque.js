@@ -43,6 +43,8 @@ Referee.games.vabanque = (() => {
     const e = r.event;
     switch (e.kind) {
       case "round_start":
+        // The step that paid a round also starts the next: it shows the paid round's cards.
+        if (b.recent.payout) b.recent.paidCards = b.cards;
         b.round = e.round;
         b.order = e.order.slice();
         b.chipValue = e.chip_value;
@@ -140,14 +142,14 @@ Referee.games.vabanque = (() => {
       g.append(s("circle", { cx: x, cy: y, r: 11, fill: seatColour(seat), class: `token${moved ? " moved" : ""}`, "data-seat": seat }));
       g.append(s("text", { x, y: y + 5, "text-anchor": "middle", class: "token-label" }, String(seat)));
     });
-    // Cards placed this round.
+    // Cards placed this round (or, at a payout, in the round it paid).
     let k = 0;
-    b.cards.forEach((c, index) => {
+    (b.recent.paidCards || b.cards).forEach((c, index) => {
       if (c.table !== t) return;
       const x = left + 8 + (k % 7) * (CW + 2), y = top + 60 + Math.floor(k / 7) * (CH + 3);
       k += 1;
       const known = c.card !== null;
-      const isNew = b.recent.card && b.recent.card.index === index;
+      const isNew = !b.recent.paidCards && b.recent.card && b.recent.card.index === index;
       const cls = `vcard${c.revealed ? " revealed" : known ? " known" : " hidden"}${isNew ? " new" : ""}`;
       const cardG = s("g", { class: cls, "data-owner": c.owner, "data-card": c.card || "hidden" },
         s("title", {}, `seat ${c.owner}: ${c.revealed ? `${c.card}, revealed` : known ? `${c.card}, face down` : "face down"}`));
@@ -163,8 +165,11 @@ Referee.games.vabanque = (() => {
 
   function drawCentre(b, ctx) {
     const g = s("g", { class: "centre" });
-    g.append(s("text", { x: MID, y: MID - 64, "text-anchor": "middle", class: "round" }, b.round ? `Round ${b.round}` : "Before round 1"));
-    if (b.chipValue) g.append(s("text", { x: MID, y: MID - 34, "text-anchor": "middle", class: "sub" }, `chips of ${b.chipValue}`));
+    const paid = b.recent.payout;
+    g.append(s("text", { x: MID, y: MID - 64, "text-anchor": "middle", class: "round" },
+      paid ? `Payout of round ${paid}` : b.round ? `Round ${b.round}` : "Before round 1"));
+    if (paid && b.round > paid) g.append(s("text", { x: MID, y: MID - 34, "text-anchor": "middle", class: "sub" }, `then round ${b.round} begins: chips of ${b.chipValue}`));
+    else if (b.chipValue) g.append(s("text", { x: MID, y: MID - 34, "text-anchor": "middle", class: "sub" }, `chips of ${b.chipValue}`));
     if (b.order.length) {
       g.append(s("text", { x: MID, y: MID - 6, "text-anchor": "middle", class: "sub" }, "playing order"));
       const w = b.order.length * 30;

@@ -3,13 +3,18 @@
 use super::Failure;
 use super::args::ReplayArgs;
 use super::output::outln;
-use crate::replay::{ReplayError, replay_file};
+use crate::replay::{ReplayError, read_match, replay_file};
 use protocol::ExitCode;
 
 /// Runs `referee replay`.
 pub fn run(args: ReplayArgs) -> Result<ExitCode, Failure> {
-    match replay_file(&args.file) {
-        Ok(summary) if summary.internal_error.is_some() => {
+    // The page needs the checked records; the check alone keeps none.
+    let checked = match &args.html {
+        Some(_) => read_match(&args.file).map(|checked| (checked.summary, checked.records)),
+        None => replay_file(&args.file).map(|summary| (summary, Vec::new())),
+    };
+    match checked {
+        Ok((summary, records)) if summary.internal_error.is_some() => {
             outln!(
                 "ok: {} decisions of {} replayed ({} substituted by the referee, {} faults recorded); every action legal up to the game's own failure, which the replay reproduces: the match is void",
                 summary.decisions,
@@ -22,11 +27,11 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, Failure> {
                 summary.internal_error.unwrap_or_default()
             );
             if let Some(out) = &args.html {
-                super::replay_html::write(&args.file, out)?;
+                super::replay_html::write(&records, out)?;
             }
             Ok(ExitCode::Success)
         }
-        Ok(summary) => {
+        Ok((summary, records)) => {
             outln!(
                 "ok: {} decisions of {} replayed ({} substituted by the referee, {} faults recorded); every action legal, result confirmed",
                 summary.decisions,
@@ -42,7 +47,7 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, Failure> {
                 );
             }
             if let Some(out) = &args.html {
-                super::replay_html::write(&args.file, out)?;
+                super::replay_html::write(&records, out)?;
             }
             Ok(ExitCode::Success)
         }
