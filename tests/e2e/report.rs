@@ -2,7 +2,9 @@
 //! stderr, and the report, opened in headless chromium, shows the leaderboard, the
 //! head-to-head matrix, the ratings, every fault with its message and stderr, and replay links
 //! that open — for a round-robin with faults, a gauntlet of La Bouillabaisse and a Nava
-//! tournament of Machiavelli. What the page shows is read through the DOM.
+//! tournament of Machiavelli. What the page shows is read through the DOM. With
+//! `REFEREE_SCREENSHOTS=DIR` set, the first test also writes `DIR/report-*.png` (how
+//! `docs/images/` is made: docs/tournament.md §12).
 
 use crate::browser::{Browser, file_url};
 use crate::faulty_tournament::{self, results, seat_of};
@@ -26,6 +28,30 @@ fn report(dir: &Path, test: &str) -> PathBuf {
         stdout(&written)
     );
     out
+}
+
+/// Writes what the window shows with `selector` scrolled to its top into
+/// `$REFEREE_SCREENSHOTS/NAME`, when that variable is set (a relative directory is taken from
+/// the workspace root).
+fn keep_view(browser: &mut Browser, selector: &str, name: &str) {
+    use base64::Engine as _;
+    let Some(dir) = std::env::var_os("REFEREE_SCREENSHOTS") else {
+        return;
+    };
+    let dir = root().join(dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    browser.eval(&format!(
+        "document.querySelector({}).scrollIntoView()",
+        serde_json::json!(selector)
+    ));
+    let shot = browser.call(
+        "Page.captureScreenshot",
+        serde_json::json!({"format": "png"}),
+    );
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(shot["data"].as_str().unwrap())
+        .unwrap();
+    std::fs::write(dir.join(name), png).unwrap();
 }
 
 /// The leaderboard of `dir` as JSON.
@@ -164,6 +190,9 @@ fn the_report_shows_the_leaderboard_faults_with_their_stderr_and_replays_that_op
     assert!(text.contains(&format!("diarist: a bogus action in match {id}\n")));
     let kinds = browser.texts("#bot-diarist .fault[data-kind='wrong_shape']");
     assert_eq!(kinds.len(), 16);
+    keep_view(&mut browser, "#leaderboard", "report-leaderboard.png");
+    keep_view(&mut browser, "#ratings", "report-ratings.png");
+    keep_view(&mut browser, "#bot-crasher", "report-faults.png");
     // A replay link that opens: the match's own page, drawn without an error.
     let href = browser.eval(&format!(
         "document.querySelector(\"#bot-diarist tr[data-match='{id}'] a.replay\").getAttribute('href')"

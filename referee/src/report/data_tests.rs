@@ -28,7 +28,7 @@ fn played(name: &str, game: GameKind, bots: &[(&str, &str)], schedule: ScheduleK
         seed: 5,
         schedule,
         candidate: 0,
-        nava: nava.then(|| crate::tournament::NavaSpec {
+        nava: nava.then_some(crate::tournament::NavaSpec {
             rounds: 3,
             hands: 3,
         }),
