@@ -190,7 +190,7 @@ fn the_report_shows_the_leaderboard_faults_with_their_stderr_and_replays_that_op
     assert!(text.contains(&format!("diarist: a bogus action in match {id}\n")));
     let kinds = browser.texts("#bot-diarist .fault[data-kind='wrong_shape']");
     assert_eq!(kinds.len(), 16);
-    keep_view(&mut browser, "#leaderboard", "report-leaderboard.png");
+    keep_view(&mut browser, "header", "report-leaderboard.png");
     keep_view(&mut browser, "#ratings", "report-ratings.png");
     keep_view(&mut browser, "#bot-crasher", "report-faults.png");
     // A replay link that opens: the match's own page, drawn without an error.
@@ -344,28 +344,20 @@ fn a_nava_tournament_of_machiavelli_shows_its_victory_points() {
 #[test]
 fn a_report_refuses_a_directory_without_a_tournament_and_an_html_file_name() {
     let base = temp_dir("report-refusals");
-    let missing = run(&[
-        "report",
-        base.join("nope").to_str().unwrap(),
-        "--html",
-        base.join("r").to_str().unwrap(),
-    ]);
-    assert_eq!(missing.status.code(), Some(2));
-    assert!(
-        stderr(&missing).contains("holds no tournament"),
-        "{}",
-        stderr(&missing)
+    let output = base.join("r");
+    refused(
+        &[
+            "report",
+            base.join("nope").to_str().unwrap(),
+            "--html",
+            output.to_str().unwrap(),
+        ],
+        "holds no tournament",
     );
-    let file = run(&[
-        "report",
-        faulty_tournament::dir().to_str().unwrap(),
-        "--html",
-        base.join("report.html").to_str().unwrap(),
-    ]);
-    assert_eq!(file.status.code(), Some(2));
-    assert!(
-        stderr(&file).contains("give a directory"),
-        "{}",
-        stderr(&file)
+    let html = base.join("report.html");
+    let dir = faulty_tournament::dir().to_str().unwrap();
+    refused(
+        &["report", dir, "--html", html.to_str().unwrap()],
+        "give a directory",
     );
 }

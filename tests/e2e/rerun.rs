@@ -104,12 +104,9 @@ fn a_record_the_match_does_not_give_again_is_told_with_exit_5() {
 #[test]
 fn an_unknown_match_or_directory_is_refused_with_exit_2() {
     let dir = faulty_tournament::dir();
-    let unknown = run(&["rerun", dir.to_str().unwrap(), "20"]);
-    assert_eq!(unknown.status.code(), Some(2));
-    assert!(
-        stderr(&unknown).contains("has no match 20: its 20 matches are numbered 0 to 19"),
-        "{}",
-        stderr(&unknown)
+    refused(
+        &["rerun", dir.to_str().unwrap(), "20"],
+        "has no match 20: its 20 matches are numbered 0 to 19",
     );
     // A match of the schedule without a result yet.
     let partial = temp_dir("rerun-partial").join("out");
@@ -121,20 +118,13 @@ fn an_unknown_match_or_directory_is_refused_with_exit_2() {
         .map(|r| format!("{r}\n"))
         .collect();
     std::fs::write(partial.join("matches.jsonl"), kept).unwrap();
-    let unplayed = run(&["rerun", partial.to_str().unwrap(), "5"]);
-    assert_eq!(unplayed.status.code(), Some(2));
-    assert!(
-        stderr(&unplayed).contains("match 5 of ")
-            && stderr(&unplayed).contains("has not been played"),
-        "{}",
-        stderr(&unplayed)
+    refused(
+        &["rerun", partial.to_str().unwrap(), "5"],
+        "has not been played: it is scheduled, but matches.jsonl has no line for it",
     );
     let missing = temp_dir("rerun-missing").join("nothing");
-    let none = run(&["rerun", missing.to_str().unwrap(), "0"]);
-    assert_eq!(none.status.code(), Some(2));
-    assert!(
-        stderr(&none).contains("holds no tournament (tournament.json is missing)"),
-        "{}",
-        stderr(&none)
+    refused(
+        &["rerun", missing.to_str().unwrap(), "0"],
+        "holds no tournament (tournament.json is missing)",
     );
 }

@@ -186,6 +186,24 @@ pub fn run(args: &[&str]) -> Output {
     referee().args(args).output().unwrap()
 }
 
+/// Runs the referee with `args` and asserts that it refused them: exit code 2, `expected` in
+/// its one line on stderr, no panic.
+pub fn refused(args: &[&str], expected: &str) {
+    let out = run(args);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "exit code for {args:?}: {}",
+        stderr(&out)
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains(expected),
+        "{args:?}: expected {expected:?} in {err:?}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
 /// Standard output as text.
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()

@@ -2,35 +2,14 @@
 // The tournament report: draws the data the referee gathered (the `report-data` block) and the
 // list of replay pages it wrote (`report-replays`). It computes nothing the data does not hold.
 // Every text from the results (bot names, commands, fault messages, stderr) goes onto the page
-// through textContent or an attribute, never as markup.
+// through textContent or an attribute, never as markup: the replay viewer's DOM helpers
+// (assets/viewer/dom.js) make the elements, and its chart's ticks (chart.js) mark the axes.
 (() => {
   const data = JSON.parse(document.getElementById("report-data").textContent);
   const replays = JSON.parse(document.getElementById("report-replays").textContent);
   const withPage = new Set(replays.pages);
-  const SVG = "http://www.w3.org/2000/svg";
-
-  function fill(el, attrs, children) {
-    for (const [key, value] of Object.entries(attrs || {})) {
-      if (value === undefined || value === null || value === false) continue;
-      if (key === "text") el.textContent = String(value);
-      else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-      else el.setAttribute(key, String(value));
-    }
-    for (const child of children.flat(Infinity)) {
-      if (child === null || child === undefined || child === false) continue;
-      el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return el;
-  }
-  const h = (tag, attrs, ...children) => fill(document.createElement(tag), attrs, children);
-  const s = (tag, attrs, ...children) => fill(document.createElementNS(SVG, tag), attrs, children);
-  const num = (n) => n.toLocaleString("en-US");
+  const { h, s, num, seatColour: colour } = Referee.dom;
   const byId = (id) => document.getElementById(id);
-  const COLOURS = [
-    "#4e79a7", "#f28e2b", "#e15759", "#59a14f", "#b07aa1", "#76b7b2",
-    "#edc948", "#ff9da7", "#9c755f", "#3d9970", "#8e6bd1", "#7f7f7f",
-  ];
-  const colour = (i) => COLOURS[i % COLOURS.length];
   // Bot names are letters, digits, '_', '-' and '.': safe in an id and a fragment.
   const botAnchor = (bot) => `bot-${bot}`;
   const replayHref = (id) => `replays/${Number(id)}.html`;
@@ -90,19 +69,6 @@
     });
   }
 
-  /** Round tick values spanning [lo, hi] (whole numbers only if `whole`). */
-  function ticks(lo, hi, count, whole) {
-    if (lo === hi) return [lo];
-    const raw = Math.max((hi - lo) / count, whole ? 1 : 0);
-    const mag = 10 ** Math.floor(Math.log10(raw));
-    const steps = whole ? [1, 2, 5, 10] : [1, 2, 2.5, 5, 10];
-    const step = steps.map((m) => m * mag).find((m) => m >= raw) || raw;
-    const out = [];
-    // `|| 0`: no "-0" on the axis.
-    for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) out.push(Math.round(v * 1e6) / 1e6 || 0);
-    return out;
-  }
-
   /**
    * A line chart: series = [{name, points: [[x, y, lo, hi]...]}] (lo/hi: a band, optional);
    * xMax the axis's end, xLabel its name. Returns the SVG and its key.
@@ -116,11 +82,11 @@
     const x = (v) => LEFT + ((W - LEFT - RIGHT) * v) / Math.max(1, xMax);
     const y = (v) => TOP + ((H - TOP - BOTTOM) * (hi - v)) / (hi - lo);
     const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, id, role: "img", "aria-label": xLabel });
-    for (const t of ticks(lo, hi, 6)) {
+    for (const t of Referee.chart.ticks(lo, hi, 6)) {
       svg.append(s("line", { x1: LEFT, x2: W - RIGHT, y1: y(t), y2: y(t), class: "axis" }));
       svg.append(s("text", { x: LEFT - 6, y: y(t) + 4, "text-anchor": "end", class: "tick" }, num(t)));
     }
-    for (const t of ticks(0, xMax, 8, true)) {
+    for (const t of Referee.chart.ticks(0, xMax, 8).filter(Number.isInteger)) {
       svg.append(s("text", { x: x(t), y: H - 16, "text-anchor": "middle", class: "tick" }, num(t)));
     }
     svg.append(s("text", { x: W - RIGHT, y: H - 2, "text-anchor": "end", class: "tick" }, xLabel));

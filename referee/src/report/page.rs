@@ -9,7 +9,13 @@ use std::path::{Path, PathBuf};
 
 const BODY: &str = include_str!("../../assets/report/report.html");
 const STYLE: &str = include_str!("../../assets/report/report.css");
-const SCRIPT: &str = include_str!("../../assets/report/report.js");
+/// The report's scripts, in order: the replay viewer's DOM helpers and chart (for its ticks),
+/// then the report's own.
+const SCRIPTS: [&str; 3] = [
+    include_str!("../../assets/viewer/dom.js"),
+    include_str!("../../assets/viewer/chart.js"),
+    include_str!("../../assets/report/report.js"),
+];
 
 /// The id of the data block holding the [`TournamentReport`].
 pub const DATA_BLOCK: &str = "report-data";
@@ -49,8 +55,10 @@ pub fn write(
     page.set_body(BODY)
         .add_style(STYLE)
         .add_data(DATA_BLOCK, report)?
-        .add_data(REPLAYS_BLOCK, &replays)?
-        .add_script(SCRIPT);
+        .add_data(REPLAYS_BLOCK, &replays)?;
+    for script in SCRIPTS {
+        page.add_script(script);
+    }
     let html = page.render();
     let index = out.join("index.html");
     std::fs::write(&index, &html).map_err(failed(&index))?;
