@@ -128,3 +128,52 @@ fn an_unknown_match_or_directory_is_refused_with_exit_2() {
         "holds no tournament (tournament.json is missing)",
     );
 }
+
+#[test]
+fn a_bot_runs_again_in_its_working_directory_with_its_environment() {
+    let base = temp_dir("rerun-workdir");
+    let work = base.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    writable_by_bots(&work);
+    let config = base.join("t.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "game = \"vabanque\"\nplayers = 3\nmatches = 3\nseed = 4\ntime_limit_ms = {LIMIT_MS}\n\
+             [[bot]]\nname = \"env-reader\"\ncommand = [\"python3\", {:?}]\nworkdir = {:?}\nenv = {{ ANSWER = \"42\" }}\n\
+             [[bot]]\nname = \"r1\"\ncommand = \"builtin:random\"\n\
+             [[bot]]\nname = \"r2\"\ncommand = \"builtin:random\"\n",
+            file("tests/bots/env_reader.py"),
+            work.display().to_string()
+        ),
+    )
+    .unwrap();
+    let out = base.join("out");
+    let played = run(&[
+        "tournament",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+        "--format",
+        "json",
+    ]);
+    board(&played);
+    let stderr_dir = base.join("stderr-again");
+    let again = run(&[
+        "rerun",
+        out.to_str().unwrap(),
+        "1",
+        "--stderr-dir",
+        stderr_dir.to_str().unwrap(),
+    ]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    let line = std::fs::read_to_string(stderr_dir.join("env-reader.stderr")).unwrap();
+    let env: Value = serde_json::from_str(line.trim().strip_prefix("env: ").unwrap()).unwrap();
+    assert_eq!(env["ANSWER"], "42", "{line}");
+    assert_eq!(
+        env["HOME"].as_str().map(std::path::Path::new),
+        Some(work.as_path()),
+        "the bot's home is its working directory: {line}"
+    );
+}

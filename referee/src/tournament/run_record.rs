@@ -21,8 +21,8 @@ pub struct RunRecord {
     pub cwd: PathBuf,
     /// The sandbox bots ran in: `bwrap` or `none` (as resolved, never `auto`).
     pub sandbox: SandboxMode,
-    /// The paths bots could not see (the results directory, the config file, `hide`, the
-    /// bots' working directories).
+    /// The paths bots could not see besides the other bots' working directories: the results
+    /// directory, the config file and those given with `hide`.
     pub hidden: Vec<PathBuf>,
     /// Each bot's working directory and environment, by name (bots with neither are left out).
     pub bots: BTreeMap<String, RunBot>,
@@ -48,7 +48,18 @@ impl RunRecord {
                 Sandbox::None => SandboxMode::None,
                 Sandbox::Bwrap(_) => SandboxMode::Bwrap,
             },
-            hidden: config.process.hidden.clone(),
+            hidden: config
+                .process
+                .hidden
+                .iter()
+                .filter(|path| {
+                    !config
+                        .bots
+                        .iter()
+                        .any(|b| b.settings.workdir.as_ref() == Some(path))
+                })
+                .cloned()
+                .collect(),
             bots: config
                 .bots
                 .iter()
