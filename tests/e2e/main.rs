@@ -18,6 +18,7 @@ mod faulty_tournament;
 mod lifecycle;
 mod lines_and_environment;
 mod machiavelli;
+mod match_log;
 mod matches;
 mod nava;
 mod privileges;

@@ -27,18 +27,7 @@ impl Replay {
         let mut cmd = referee();
         cmd.arg("match").args(args).arg("--log").arg(&log);
         let records = played_log(&mut cmd, &log);
-        let out = run(&[
-            "replay",
-            log.to_str().unwrap(),
-            "--html",
-            html.to_str().unwrap(),
-        ]);
-        assert!(out.status.success(), "{}", stderr(&out));
-        assert!(
-            stdout(&out).contains(&format!("replay page written to {}", html.display())),
-            "{}",
-            stdout(&out)
-        );
+        write_page(&log, &html);
         Replay { records, html }
     }
 
@@ -59,6 +48,68 @@ impl Replay {
     fn last_step(&self) -> usize {
         self.of_type("action").len() + 1
     }
+}
+
+/// The arguments of a Vabanque match of three built-in bots with the seed `seed`.
+fn built_in_vabanque(seed: &str) -> Vec<&str> {
+    let bots = [
+        "a=builtin:random",
+        "b=builtin:heuristic",
+        "c=builtin:random",
+    ];
+    let mut args = vec!["--game", "vabanque", "--seed", seed];
+    for bot in bots {
+        args.extend(["--bot", bot]);
+    }
+    args
+}
+
+/// Writes the replay page of the log `log` to `html` with `referee replay LOG --html HTML`.
+fn write_page(log: &Path, html: &Path) {
+    let out = run(&[
+        "replay",
+        log.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(&format!("replay page written to {}", html.display())),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// Asserts that the page, at its end, shows every seat's final score as the log's result has
+/// it, and its rank.
+fn assert_final_scores(browser: &mut Browser, replay: &Replay) {
+    browser.press("End");
+    assert_eq!(shown_step(browser), replay.last_step());
+    let result = replay.of_type("result")[0];
+    let seats = result["scores"].as_array().unwrap().len();
+    for seat in 0..seats {
+        let row = format!("#seats tr[data-seat=\"{seat}\"]");
+        let shown = browser.text(&format!("{row} .score")).replace(',', "");
+        assert_eq!(shown, result["scores"][seat].to_string());
+        assert_eq!(
+            browser.text(&format!("{row} .rank")),
+            result["ranks"][seat].to_string()
+        );
+    }
+}
+
+/// Asserts that the page, at the step of `record`, shows what `seat` wrote to stderr before that
+/// decision, as the log has it.
+fn assert_stderr_shown(browser: &mut Browser, replay: &Replay, record: &Value, seat: u64) {
+    let said = replay
+        .of_type("stderr")
+        .into_iter()
+        .find(|r| r["n"] == record["n"] && r["seat"] == seat)
+        .expect("the bot writes to stderr every turn");
+    assert_eq!(
+        browser.text(&format!("#stderr .stderr-item[data-seat=\"{seat}\"] pre")),
+        said["text"].as_str().unwrap()
+    );
 }
 
 /// The page's step of the decision that a record belongs to (0: the start).
@@ -114,19 +165,17 @@ fn keep_screenshot(browser: &mut Browser, name: &str) {
     }
 }
 
-/// A number as the page writes it (thousands separated by commas).
-fn grouped(n: i64) -> String {
-    let digits = n.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if n < 0 { format!("-{out}") } else { out }
+/// Each number of a JSON array, as text.
+fn numbers(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.to_string())
+        .collect()
 }
 
+/// The strings of a JSON array.
 fn strings(value: &Value) -> Vec<String> {
     value
         .as_array()
@@ -165,20 +214,7 @@ fn a_vabanque_replay_shows_scores_payouts_faults_and_each_seats_own_cards() {
     open(&mut browser, &replay.html);
 
     // The end: every seat's final money and rank, as the result has them.
-    browser.press("End");
-    assert_eq!(shown_step(&mut browser), replay.last_step());
-    let result = replay.of_type("result")[0];
-    for seat in 0..4 {
-        let row = format!("#seats tr[data-seat=\"{seat}\"]");
-        assert_eq!(
-            browser.text(&format!("{row} .score")),
-            grouped(result["scores"][seat].as_i64().unwrap())
-        );
-        assert_eq!(
-            browser.text(&format!("{row} .rank")),
-            result["ranks"][seat].to_string()
-        );
-    }
+    assert_final_scores(&mut browser, &replay);
 
     // The first payout: the tables paid and every card it turned over, by owner.
     let payout = replay.events("payout")[0];
@@ -319,15 +355,9 @@ fn a_twelve_seat_bouillabaisse_replay_shows_tricks_manche_points_and_only_a_seat
     let scored = replay.events("manche_scored")[0];
     browser.press("End");
     go_to(&mut browser, step_of(scored));
-    let points: Vec<String> = scored["event"]["points"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p.to_string())
-        .collect();
     assert_eq!(
         browser.texts("table.manche-points tr[data-manche=\"1\"] td.num"),
-        points
+        numbers(&scored["event"]["points"])
     );
     keep_screenshot(&mut browser, "replay-bouillabaisse.png");
     assert_eq!(browser.errors(), Vec::<String>::new());
@@ -384,15 +414,7 @@ fn a_machiavelli_replay_shows_rearrangements_refused_plays_and_the_stderr_of_the
         browser.text(".refused")
     );
     // The bot's stderr on that turn (it copies what it reads there).
-    let said = replay
-        .of_type("stderr")
-        .into_iter()
-        .find(|r| r["n"] == refused["n"])
-        .expect("the invalid bot writes to stderr every turn");
-    assert_eq!(
-        browser.text("#stderr .stderr-item[data-seat=\"1\"] pre"),
-        said["text"].as_str().unwrap()
-    );
+    assert_stderr_shown(&mut browser, &replay, refused, 1);
     view_as(&mut browser, Some(0));
     assert_eq!(browser.count(".refused .refusal-message"), 0);
     assert!(
@@ -425,15 +447,9 @@ fn a_machiavelli_replay_shows_rearrangements_refused_plays_and_the_stderr_of_the
     // The end of the first hand: its points by seat.
     let hand_end = replay.events("hand_end")[0];
     go_to(&mut browser, step_of(hand_end));
-    let points: Vec<String> = hand_end["event"]["points"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p.to_string())
-        .collect();
     assert_eq!(
         browser.texts("table.hand-points tr[data-hand=\"1\"] td.num"),
-        points
+        numbers(&hand_end["event"]["points"])
     );
     assert_eq!(browser.errors(), Vec::<String>::new());
 }
@@ -572,15 +588,7 @@ fn hostile_names_stderr_and_fault_messages_stay_text() {
         browser.text("#records li.fault .fault-message"),
         fault["message"].as_str().unwrap()
     );
-    let said = replay
-        .of_type("stderr")
-        .into_iter()
-        .find(|r| r["n"] == fault["n"])
-        .expect("the bot writes to stderr every turn");
-    assert_eq!(
-        browser.text("#stderr .stderr-item pre"),
-        said["text"].as_str().unwrap()
-    );
+    assert_stderr_shown(&mut browser, &replay, fault, 0);
     browser.press("End");
     assert_eq!(browser.count("img"), 0);
     assert_eq!(browser.errors(), Vec::<String>::new(), "no alert, no error");
@@ -591,21 +599,7 @@ fn a_version_2_log_is_shown_from_the_records_the_replay_makes_again() {
     let Some(mut browser) = Browser::launch("replay_viewer_version_2", &[]) else {
         return;
     };
-    let replay = Replay::of(
-        "viewer-version-2",
-        &[
-            "--game",
-            "vabanque",
-            "--seed",
-            "4",
-            "--bot",
-            "a=builtin:random",
-            "--bot",
-            "b=builtin:heuristic",
-            "--bot",
-            "c=builtin:random",
-        ],
-    );
+    let replay = Replay::of("viewer-version-2", &built_in_vabanque("4"));
     // The same match as version 2 wrote it: no start, events, scores or stderr.
     let dir = temp_dir("viewer-version-2-old");
     let old = dir.join("v2.jsonl");
@@ -626,22 +620,9 @@ fn a_version_2_log_is_shown_from_the_records_the_replay_makes_again() {
     }
     std::fs::write(&old, lines).unwrap();
     let html = dir.join("v2.html");
-    let out = run(&[
-        "replay",
-        old.to_str().unwrap(),
-        "--html",
-        html.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    write_page(&old, &html);
     open(&mut browser, &html);
-    browser.press("End");
-    let result = replay.of_type("result")[0];
-    for seat in 0..3 {
-        assert_eq!(
-            browser.text(&format!("#seats tr[data-seat=\"{seat}\"] .score")),
-            grouped(result["scores"][seat].as_i64().unwrap())
-        );
-    }
+    assert_final_scores(&mut browser, &replay);
     assert_eq!(browser.count(".payout"), 4, "the four payouts, made again");
     assert_eq!(browser.errors(), Vec::<String>::new());
 }
@@ -656,21 +637,7 @@ fn a_replay_page_sends_no_request_and_its_policy_refuses_one() {
     let Some(mut browser) = Browser::launch_behind_proxy("replay_viewer_requests", port) else {
         return;
     };
-    let replay = Replay::of(
-        "viewer-requests",
-        &[
-            "--game",
-            "vabanque",
-            "--seed",
-            "9",
-            "--bot",
-            "a=builtin:random",
-            "--bot",
-            "b=builtin:heuristic",
-            "--bot",
-            "c=builtin:random",
-        ],
-    );
+    let replay = Replay::of("viewer-requests", &built_in_vabanque("9"));
     open(&mut browser, &replay.html);
     // Step, play, scrub and switch views.
     for _ in 0..5 {

@@ -63,11 +63,7 @@ impl Page {
     /// When `css` holds `</style`, which would end the element: the program's own style
     /// sheets never do.
     pub fn add_style(&mut self, css: &str) -> &mut Self {
-        assert!(
-            !contains_ignore_case(css, "</style"),
-            "a style sheet must not close its <style> element"
-        );
-        self.styles.push(css.to_string());
+        self.styles.push(inline_text(css, "style"));
         self
     }
 
@@ -78,11 +74,7 @@ impl Page {
     /// When `js` holds `</script`, which would end the element: the program's own scripts
     /// never do.
     pub fn add_script(&mut self, js: &str) -> &mut Self {
-        assert!(
-            !contains_ignore_case(js, "</script"),
-            "a script must not close its <script> element"
-        );
-        self.scripts.push(js.to_string());
+        self.scripts.push(inline_text(js, "script"));
         self
     }
 
@@ -153,31 +145,35 @@ impl Page {
 /// `text` with `&`, `<`, `>`, `"` and `'` written as character references: safe as an HTML
 /// element's text or a quoted attribute's value.
 pub fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+    escape_with(text, |c| match c {
+        '&' => Some("&amp;"),
+        '<' => Some("&lt;"),
+        '>' => Some("&gt;"),
+        '"' => Some("&quot;"),
+        '\'' => Some("&#39;"),
+        _ => None,
+    })
 }
 
 /// JSON text with `<`, `>` and `&` as `\u` escapes. They can stand only inside JSON strings,
 /// where the escapes mean the same characters, so the value is unchanged; and without a `<`
 /// nothing can end the `<script>` element or open a comment in it.
 fn escape_json(json: &str) -> String {
-    let mut out = String::with_capacity(json.len());
-    for c in json.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            c => out.push(c),
+    escape_with(json, |c| match c {
+        '<' => Some("\\u003c"),
+        '>' => Some("\\u003e"),
+        '&' => Some("\\u0026"),
+        _ => None,
+    })
+}
+
+/// `text` with each character that `escape` names replaced by what it gives.
+fn escape_with(text: &str, escape: impl Fn(char) -> Option<&'static str>) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match escape(c) {
+            Some(escaped) => out.push_str(escaped),
+            None => out.push(c),
         }
     }
     out
@@ -202,8 +198,13 @@ fn source_list(sources: &[String]) -> String {
     hashes.join(" ")
 }
 
-fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
-    haystack.to_ascii_lowercase().contains(needle)
+/// The text of an inline `<tag>` element of the program's own, which must not close it.
+fn inline_text(text: &str, tag: &str) -> String {
+    assert!(
+        !text.to_ascii_lowercase().contains(&format!("</{tag}")),
+        "an inline <{tag}> must not close its element"
+    );
+    text.to_string()
 }
 
 #[cfg(test)]
@@ -284,7 +285,7 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "must not close")]
+    #[should_panic(expected = "must not close its element")]
     fn a_script_that_closes_its_element_is_refused() {
         Page::new("t").add_script("a = '</SCRIPT>';");
     }

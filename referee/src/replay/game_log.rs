@@ -9,6 +9,9 @@ use crate::seat::reply::excerpt;
 use engine::{Addressed, Game};
 use std::collections::VecDeque;
 
+/// What a version 3 log without its start is told.
+const MISSING_START: &str = "the start record is missing (a version 3 log has it on line 2)";
+
 /// The game's records of a log being replayed.
 pub(super) struct GameLog {
     /// Whether the log records them (version 3) or they are made here (version 2).
@@ -45,6 +48,15 @@ impl GameLog {
         log
     }
 
+    /// A record that only a version 3 log has: refused in a version 2 log.
+    pub fn version_3_only(&self) -> Result<(), String> {
+        if self.recorded {
+            Ok(())
+        } else {
+            Err("a record of log version 3 in a version 2 log".into())
+        }
+    }
+
     /// The opening's records are due.
     fn open<G: Game>(&mut self, game: &G) {
         self.started = true;
@@ -59,9 +71,7 @@ impl GameLog {
         seats: usize,
         recorded: &LogRecord,
     ) -> Result<(), String> {
-        if !self.recorded {
-            return Err("a record of log version 3 in a version 2 log".into());
-        }
+        self.version_3_only()?;
         if self.started {
             return Err("a second start".into());
         }
@@ -96,8 +106,9 @@ impl GameLog {
 
     /// A recorded event or scores: the next record the game gives.
     pub fn game_record(&mut self, recorded: &LogRecord) -> Result<(), String> {
-        if !self.recorded {
-            return Err("a record of log version 3 in a version 2 log".into());
+        self.version_3_only()?;
+        if !self.started {
+            return Err(MISSING_START.into());
         }
         self.opening_untouched = false;
         match self.pending.pop_front() {
@@ -119,7 +130,7 @@ impl GameLog {
     /// start (`start_fault`), which comes before the opening's.
     pub fn settle(&mut self, start_fault: bool) -> Result<(), String> {
         if !self.started {
-            return Err("the start record is missing (a version 3 log has it on line 2)".into());
+            return Err(MISSING_START.into());
         }
         if start_fault && self.opening_untouched {
             return Ok(());
@@ -127,10 +138,9 @@ impl GameLog {
         self.opening_untouched = false;
         match (self.recorded, self.pending.front()) {
             (_, None) => Ok(()),
-            (true, Some(expected)) => Err(format!(
-                "the game's {} is missing before this line",
-                describe(expected)
-            )),
+            (true, Some(expected)) => {
+                Err(format!("missing before this line: {}", describe(expected)))
+            }
             (false, Some(_)) => {
                 let made: Vec<LogRecord> = self.pending.drain(..).collect();
                 made.into_iter().for_each(|r| self.keep(r));

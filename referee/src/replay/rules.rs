@@ -125,7 +125,10 @@ impl<G: Game> Replay<G> {
     /// A record of the decisions or the end.
     fn decision_record(&mut self, record: &LogRecord) -> Result<(), String> {
         match record {
-            LogRecord::Stderr { n, seat, text, .. } => self.stderr(*n, *seat, text),
+            LogRecord::Stderr { n, seat, text, .. } => {
+                self.game_log.version_3_only()?;
+                self.stderr(*n, *seat, text)
+            }
             LogRecord::Fault { n, seat, fault, .. } => self.fault(*n, *seat, *fault),
             LogRecord::Action {
                 n,
