@@ -2,22 +2,6 @@
 
 use crate::util::*;
 
-fn refused(args: &[&str], expected: &str) {
-    let out = run(args);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "exit code for {args:?}: {}",
-        stderr(&out)
-    );
-    let err = stderr(&out);
-    assert!(
-        err.contains(expected),
-        "{args:?}: expected {expected:?} in {err:?}"
-    );
-    assert!(!err.contains("panicked"), "{err}");
-}
-
 const R: &str = "--bot=builtin:random";
 
 #[test]

@@ -186,6 +186,24 @@ pub fn run(args: &[&str]) -> Output {
     referee().args(args).output().unwrap()
 }
 
+/// Runs the referee with `args` and asserts that it refused them: exit code 2, `expected` in
+/// its one line on stderr, no panic.
+pub fn refused(args: &[&str], expected: &str) {
+    let out = run(args);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "exit code for {args:?}: {}",
+        stderr(&out)
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains(expected),
+        "{args:?}: expected {expected:?} in {err:?}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
 /// Standard output as text.
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -202,12 +220,14 @@ pub fn board(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// A results directory's `matches.jsonl` sorted by id, its timing fields removed: what must not
-/// depend on -j, resume or sharding.
+/// A results directory's `matches.jsonl` sorted by id, its timing fields and stderr ranges
+/// removed: what must not depend on -j, resume or sharding (which process played a match, and
+/// so where its stderr went, does).
 pub fn results_without_timings(dir: &Path) -> Vec<serde_json::Value> {
     let mut rows = json_lines(&dir.join("matches.jsonl"));
     for r in &mut rows {
         r.as_object_mut().unwrap().remove("duration_ms");
+        r.as_object_mut().unwrap().remove("stderr");
         for s in r["stats"].as_array_mut().unwrap() {
             for key in ["total_ms", "max_ms", "times", "cpu_ms", "max_cpu_ms"] {
                 s.as_object_mut().unwrap().remove(key);

@@ -27,6 +27,13 @@ pub enum Command {
     Tournament(TournamentArgs),
     /// Print the leaderboard of a tournament's results directory.
     Leaderboard(LeaderboardArgs),
+    /// Write a tournament's report: a page to open in a browser with the leaderboard and its
+    /// legend, the head-to-head heat map, the ratings over the tournament, and each bot's
+    /// matches, faults, stderr and replays.
+    Report(ReportArgs),
+    /// Play one match of a tournament again from its results directory: the same bots, seed,
+    /// seats and settings; say whether the result is the recorded one (exit code 5 if not).
+    Rerun(RerunArgs),
     /// Combine the results directories of shards into one leaderboard (and optionally one directory).
     Merge(MergeArgs),
     /// List the games, their player counts and built-in bots.
@@ -155,6 +162,57 @@ pub struct LeaderboardArgs {
     /// How to print it.
     #[arg(long, value_enum, default_value_t)]
     pub format: BoardFormat,
+}
+
+/// `referee report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The tournament's results directory.
+    pub dir: PathBuf,
+    /// The directory to write the report into (made if needed): index.html, and replays/ID.html
+    /// for each match whose log was kept (--logs).
+    #[arg(long, value_name = "OUT", required = true)]
+    pub html: PathBuf,
+    /// Which matches get a replay page, of those whose log was kept [default: all].
+    #[arg(long, value_enum, default_value_t)]
+    pub replays: ReplaysArg,
+}
+
+/// `referee report --replays`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ReplaysArg {
+    /// Every match whose log was kept.
+    #[default]
+    All,
+    /// The matches where a bot faulted.
+    Faults,
+    /// None.
+    None,
+}
+
+/// `referee rerun`.
+#[derive(Debug, Args)]
+pub struct RerunArgs {
+    /// The tournament's results directory.
+    pub dir: PathBuf,
+    /// The match's id (its `id` in matches.jsonl, from 0).
+    pub match_id: u64,
+    /// Write the match log (JSON lines) to this file, for `referee replay`.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// Save each bot's stderr (capped at 1 MiB) to DIR/NAME.stderr.
+    #[arg(long, value_name = "DIR")]
+    pub stderr_dir: Option<PathBuf>,
+    /// How bot processes are isolated [default: as the tournament's last run (run.json), else
+    /// auto].
+    #[arg(long, value_parser = super::choices::sandbox_mode())]
+    pub sandbox: Option<SandboxMode>,
+    /// When the referee runs as root, the uids bot processes run as [default: auto].
+    #[arg(long, value_name = "FIRST-LAST|auto|off")]
+    pub bot_uids: Option<BotUids>,
+    /// How to print the result.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
 }
 
 /// `referee merge`.

@@ -17,6 +17,8 @@ mod new_bot_cmd;
 mod output;
 mod replay_cmd;
 mod replay_html;
+mod report_cmd;
+mod rerun_cmd;
 mod standings;
 mod tournament_cmd;
 mod tournament_config;
@@ -92,6 +94,8 @@ fn dispatch(cli: args::Cli) -> Result<ExitCode, Failure> {
         args::Command::Tournament(args) => tournament_cmd::run(args),
         args::Command::Leaderboard(args) => leaderboard_cmd::run_leaderboard(args),
         args::Command::Merge(args) => leaderboard_cmd::run_merge(args),
+        args::Command::Rerun(args) => rerun_cmd::run(args),
+        args::Command::Report(args) => report_cmd::run(args),
         args::Command::Bench(args) => bench_cmd::run(args),
         args::Command::Check(args) => check_cmd::run(args),
         args::Command::NewBot(args) => new_bot_cmd::run(args),

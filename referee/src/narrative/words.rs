@@ -1,18 +1,7 @@
 //! Small pieces of English the narrative is written with: numbers with their thousands
 //! grouped, lists joined with "and", plurals.
 
-/// Formats an integer with thousands separators (90000 → 90,000).
-pub fn grouped(n: i64) -> String {
-    let digits = n.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if n < 0 { format!("-{out}") } else { out }
-}
+pub use crate::numbers::grouped;
 
 /// `items` joined as a person lists them: "A", "A and B", "A, B and C"; "nobody" when empty.
 pub(crate) fn listed<S: AsRef<str>>(items: &[S]) -> String {

@@ -31,7 +31,7 @@ pub use clock::{Allowance, CPU_WALL_CAP, Clock, TimeBasis, TimeControl, Timing};
 pub use fault::Fault;
 pub use limits::ResourceLimits;
 pub use memory::PeakMemory;
-pub use process::{Closing, ProcessBot, ProcessOptions};
+pub use process::{Closing, ProcessBot, ProcessOptions, StderrSpan};
 pub use sandbox::{Sandbox, SandboxMode};
 pub use scripted::{ScriptEnd, ScriptedBot};
 pub use spec::{BotSettings, BotSpec, BotSpecError, Launch};

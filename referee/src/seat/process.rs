@@ -17,7 +17,7 @@ use super::procfs;
 use super::reply::{excerpt, parse};
 use super::sandbox::Sandbox;
 use super::seccomp::BotFilter;
-use super::stderr::{self, RecentStderr, StderrTail};
+use super::stderr::{self, RecentStderr, StderrCount, StderrTail};
 use super::users::{BotUsers, Credentials, ProcessUser, RunAs};
 use super::wire::{self, Cut, OUTPUT_CLOSED, ReplyWait, Wire};
 use super::workdir_quota::{QuotaWatch, WorkdirQuota};
@@ -106,6 +106,17 @@ impl Default for ProcessOptions {
     }
 }
 
+/// A byte range of a bot's stderr file: what it wrote during one match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StderrSpan {
+    /// The file.
+    pub file: PathBuf,
+    /// The first byte of the range.
+    pub from: u64,
+    /// The byte after the range.
+    pub to: u64,
+}
+
 /// A running bot process.
 pub struct ProcessBot {
     child: Box<dyn ChildWrapper>,
@@ -127,6 +138,9 @@ pub struct ProcessBot {
     /// A second descriptor of its stderr pipe (the drain task owns the first), to see whether
     /// what it wrote there has been read ([`ProcessBot::is_waiting`]).
     stderr_probe: Option<OwnedFd>,
+    /// The file its stderr is saved to, if any, with what has been taken of it and where the
+    /// span of its current match begins ([`ProcessBot::stderr_span`]).
+    stderr_file: Option<(PathBuf, StderrCount, u64)>,
     /// How long it has to exit after `goodbye` ([`ProcessOptions::exit_grace`]).
     exit_grace: Duration,
     /// The uid it runs as, leased while it lives, unless it runs as the referee's.
@@ -213,11 +227,22 @@ impl ProcessBot {
                 .ok(),
             None => None,
         };
+        let length = match &file {
+            Some(f) => f.metadata().await.map(|m| m.len()).unwrap_or(0),
+            None => 0,
+        };
+        let count = StderrCount::at(length);
+        let stderr_file = options
+            .stderr_file
+            .clone()
+            .filter(|_| file.is_some())
+            .map(|path| (path, count.clone(), length));
         let drain = tokio::spawn(stderr::drain(
             stderr_pipe,
             tail.clone(),
             file,
             options.stderr_cap,
+            count,
         ));
         Ok(ProcessBot {
             child,
@@ -231,6 +256,7 @@ impl ProcessBot {
             limits,
             stdout_pipe,
             stderr_probe,
+            stderr_file,
             exit_grace: options.exit_grace,
             _user: user,
             quota,
@@ -650,6 +676,34 @@ impl ProcessBot {
             }
             pause = (pause * 2).min(LONGEST_LOOK);
         }
+    }
+
+    /// The part of the bot's stderr file that belongs to the match just played: from where the
+    /// previous span ended (or the file's length when the process started, so that what it
+    /// wrote while starting belongs to its first match) to the position after everything it
+    /// has written so far. First waits until the drain has taken what was in the pipe when
+    /// this was called (at most [`ENDING_BOUND`]). `None` when its stderr is not saved.
+    pub async fn stderr_span(&mut self) -> Option<StderrSpan> {
+        let (path, count, from) = self.stderr_file.as_ref()?;
+        let waiting = self
+            .stderr_probe
+            .as_ref()
+            .and_then(|probe| procfs::unread_bytes(probe.as_raw_fd()))
+            .unwrap_or(0) as u64;
+        let target = count.read() + waiting;
+        let deadline = Instant::now() + ENDING_BOUND;
+        while count.read() < target && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        let span = StderrSpan {
+            file: path.clone(),
+            from: *from,
+            to: count.position(),
+        };
+        if let Some((_, _, from)) = self.stderr_file.as_mut() {
+            *from = span.to;
+        }
+        Some(span)
     }
 
     /// What the bot wrote to its stderr since the last take ([`StderrTail::take_recent`]), once

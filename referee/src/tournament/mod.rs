@@ -4,14 +4,19 @@
 //! [`run`] plays a whole tournament from a [`TournamentConfig`] and reports to a [`Reporter`];
 //! a format is a [`Schedule`] (one module per format in [`schedule`]) ranked by a [`Scoring`].
 
+pub mod board_table;
 mod config;
+pub mod legend;
 pub mod nava;
 pub mod nava_standings;
 mod pool;
 pub mod progress;
+pub mod ratings;
 mod report;
+pub mod rerun;
 pub mod results;
 mod run;
+pub mod run_record;
 #[cfg(test)]
 mod run_tests;
 pub mod schedule;

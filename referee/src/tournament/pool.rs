@@ -16,7 +16,7 @@
 //! which can depend on `-j`: bots must stay until `goodbye`.) Results go to the coordinator over
 //! a channel, as each finishes.
 
-use super::results::MatchResult;
+use super::results::{MatchResult, StderrRange};
 use super::schedule::ScheduledMatch;
 use crate::affinity;
 use crate::runner::{
@@ -273,15 +273,45 @@ async fn worker<G: Game>(
             };
             let record =
                 play_match(&match_settings, &settings.options, &mut players, &mut log).await;
+            let stderr = stderr_ranges(&mut players).await;
             keeper.keep(&scheduled.seats, players, scheduled.group);
             let _ = results.send(MatchResult {
                 id: scheduled.id,
                 group: scheduled.group,
                 record: record?,
+                stderr,
             });
         }
     }
     .await;
     keeper.shutdown().await;
     outcome
+}
+
+/// Where each seat's stderr of the match just played is in its file (see
+/// [`ProcessBot::stderr_span`](crate::seat::ProcessBot::stderr_span)); empty when no seat's
+/// stderr is saved.
+async fn stderr_ranges<G: Game>(players: &mut [Player<G>]) -> Vec<Option<StderrRange>> {
+    let mut ranges = Vec::with_capacity(players.len());
+    for player in players.iter_mut() {
+        let span = match &mut player.seat {
+            Seat::Process(bot) => bot.stderr_span().await,
+            _ => None,
+        };
+        ranges.push(span.map(|s| {
+            StderrRange {
+                file: s
+                    .file
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                from: s.from,
+                to: s.to,
+            }
+        }));
+    }
+    if ranges.iter().all(Option::is_none) {
+        ranges.clear();
+    }
+    ranges
 }

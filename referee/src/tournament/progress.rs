@@ -125,6 +125,7 @@ mod tests {
                 duration_ms: 1.0,
                 internal_error: None,
             },
+            stderr: Vec::new(),
         }
     }
 

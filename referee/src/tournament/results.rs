@@ -27,6 +27,23 @@ pub struct MatchResult {
     /// Everything the match left (players are bot names by seat).
     #[serde(flatten)]
     pub record: MatchRecord,
+    /// Where each seat's stderr of this match is, by seat (`None` for a bot without a process,
+    /// or none saved); empty in results written before the referee recorded it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stderr: Vec<Option<StderrRange>>,
+}
+
+/// What a bot process wrote to its stderr during one match: a byte range of its file in the
+/// results directory's `stderr/`. The ranges of one file follow each other: each begins where
+/// the process's previous match ended, the first where the process started.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StderrRange {
+    /// The file's name in `stderr/`.
+    pub file: String,
+    /// The first byte.
+    pub from: u64,
+    /// The byte after the last.
+    pub to: u64,
 }
 
 /// A bot as the tournament knows it.
@@ -50,6 +67,33 @@ pub struct MetaBot {
     /// Whether its processes are frozen while it is not on move.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub turn_isolation: bool,
+}
+
+impl MetaBot {
+    /// The bot as a spec to start it by, with its time control, resource limits and, from a
+    /// [run record](super::run_record::RunBot), its working directory and environment.
+    ///
+    /// # Errors
+    /// [`BotSpecError`](crate::seat::BotSpecError) for a command that cannot be split again.
+    pub fn spec(
+        &self,
+        run: Option<&super::run_record::RunBot>,
+    ) -> Result<crate::seat::BotSpec, crate::seat::BotSpecError> {
+        let mut spec = crate::seat::BotSpec::parse(&format!("{}={}", self.name, self.command))?;
+        spec.settings = crate::seat::BotSettings {
+            time: crate::seat::TimeControl {
+                limits: self.limits,
+                overruns: self.overruns,
+                overrun_ms: self.overrun_ms,
+                basis: self.time_basis,
+                isolate: self.turn_isolation,
+            },
+            limits: self.resources,
+            workdir: run.and_then(|r| r.workdir.clone()),
+            env: run.map(|r| r.env.clone()).unwrap_or_default(),
+        };
+        Ok(spec)
+    }
 }
 
 fn is_wall(basis: &crate::seat::TimeBasis) -> bool {
@@ -150,6 +194,14 @@ pub enum ResultsError {
         /// The key that replaced it.
         new: &'static str,
     },
+    /// A file of the directory that holds something else than it should.
+    #[error("{path}: cannot be read ({message})")]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// The parse error.
+        message: String,
+    },
     /// A result that does not belong to the tournament (a bot it does not have, wrong lengths).
     #[error("{path}: match {id} does not belong to this tournament ({message})")]
     Foreign {
@@ -162,7 +214,8 @@ pub enum ResultsError {
     },
 }
 
-fn io_err(path: &Path) -> impl FnOnce(io::Error) -> ResultsError + '_ {
+/// A mapper of an I/O failure on `path` to [`ResultsError::Io`].
+pub(super) fn io_err(path: &Path) -> impl FnOnce(io::Error) -> ResultsError + '_ {
     move |source| ResultsError::Io {
         path: path.to_path_buf(),
         source,
@@ -266,11 +319,12 @@ pub fn check_results(
             || r.scores.len() != seats
             || r.ranks.len() != seats
             || r.stats.len() != seats
+            || !(result.stderr.is_empty() || result.stderr.len() == seats)
         {
             return Err(foreign(
                 id,
                 format!(
-                    "{seats} players, scores, ranks or stats where {expected} seats are played"
+                    "{seats} players, scores, ranks, stats or stderr ranges where {expected} seats are played"
                 ),
             ));
         }

@@ -9,6 +9,7 @@ use super::nava::MIN_BOTS;
 use super::progress::Tally;
 use super::report::{Outcome, Reporter, Started};
 use super::results::{MetaBot, ResultsError, read_results};
+use super::run_record::RunRecord;
 use super::schedule::nava::{HANDS, ROUNDS};
 use super::schedule::{ScheduleKind, ScheduleSpec, ScheduledMatch};
 use super::scoring::leaderboard;
@@ -275,6 +276,8 @@ async fn run_game<G: Game>(
     let meta = meta::<G>(config, options_json, players, matches);
     let (mut file, done) = ResultsFile::open(&config.out, &meta, config.resume)?;
     scheduled.retain(|m| !done.contains_key(&m.id));
+    let cwd = std::env::current_dir().unwrap_or_default();
+    RunRecord::of(config, cwd).write(&config.out)?;
     let stderr_dir = config.out.join("stderr");
     let logs_dir = config.out.join("logs");
     for dir in std::iter::once(&stderr_dir).chain(config.logs.then_some(&logs_dir)) {

@@ -42,13 +42,7 @@ pub struct WengLin;
 
 impl Scoring for WengLin {
     fn leaderboard(&self, field: &Field<'_>, results: &[&MatchResult]) -> Leaderboard {
-        compute(
-            field.game,
-            field.score_name,
-            field.bots,
-            results,
-            field.scheduled,
-        )
+        compute(field, results)
     }
 }
 

@@ -6,12 +6,12 @@
 //! confidence interval is taken over duplicate groups: a bot's scores are averaged within each
 //! group first (the same deal, the bots rotated), so the luck of the deal cancels out.
 
+use super::ratings::{Ratings, in_id_order, seats_of};
 use super::results::MatchResult;
+use super::scoring::Field;
 use crate::runner::TimeHistogram;
 use protocol::FaultKind;
 use serde::Serialize;
-use skillratings::MultiTeamOutcome;
-use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 use std::collections::BTreeMap;
 
 /// One bot's line of the leaderboard.
@@ -73,6 +73,9 @@ pub struct Leaderboard {
     pub game: String,
     /// What the score is called.
     pub score_name: String,
+    /// Whether a higher score is better (Vabanque's money) or a lower one (the points of La
+    /// Bouillabaisse and Machiavelli).
+    pub higher_is_better: bool,
     /// Matches counted.
     pub matches: u64,
     /// Matches in the schedule.
@@ -114,7 +117,6 @@ impl Leaderboard {
 
 #[derive(Default)]
 struct Tally {
-    rating: WengLinRating,
     matches: u64,
     wins: f64,
     rank_sum: f64,
@@ -155,30 +157,23 @@ fn mean_and_ci(samples: &[f64]) -> (Option<f64>, Option<f64>) {
     (Some(mean), Some(t95(n - 1) * (var / n as f64).sqrt()))
 }
 
-/// Computes the leaderboard of `bots` from `results` (any order; they are applied by id).
-pub fn compute(
-    game: &str,
-    score_name: &str,
-    bots: &[String],
-    results: &[&MatchResult],
-    scheduled: u64,
-) -> Leaderboard {
+/// Computes the leaderboard of `field`'s bots from `results` (any order; they are applied by
+/// id).
+pub fn compute(field: &Field<'_>, results: &[&MatchResult]) -> Leaderboard {
+    let bots = field.bots;
     let index: BTreeMap<&str, usize> = bots
         .iter()
         .enumerate()
         .map(|(i, b)| (b.as_str(), i))
         .collect();
-    let mut tallies: Vec<Tally> = bots.iter().map(|_| Tally::new()).collect();
+    let mut tallies: Vec<Tally> = bots.iter().map(|_| Tally::default()).collect();
+    let mut ratings = Ratings::new(bots.len());
     let mut meetings = Meetings::new(bots.len());
-    let mut ordered: Vec<&&MatchResult> = results.iter().collect();
-    ordered.sort_by_key(|r| r.id);
-    let config = WengLinConfig::new();
-    for result in ordered {
+    for result in in_id_order(results) {
         let r = &result.record;
-        let seats: Vec<usize> = r.players.iter().map(|p| index[p.as_str()]).collect();
-        let updated = rate(&tallies, &seats, &r.ranks, &config);
+        let seats = seats_of(&index, result);
+        ratings.apply(&seats, &r.ranks);
         for (seat, &b) in seats.iter().enumerate() {
-            tallies[b].rating = updated[seat];
             tallies[b].count(result, seat);
         }
         meetings.count(&seats, &r.ranks);
@@ -192,7 +187,7 @@ pub fn compute(
     let mut standings: Vec<(usize, Standing)> = tallies
         .into_iter()
         .enumerate()
-        .map(|(b, t)| (b, t.standing(&bots[b])))
+        .map(|(b, t)| (b, t.standing(&bots[b], ratings.of(b))))
         .collect();
     // Bots that have not played yet (a shard, a short run) come last, whatever their prior.
     standings.sort_by(|(a, x), (b, y)| {
@@ -203,10 +198,11 @@ pub fn compute(
     });
     let order: Vec<usize> = standings.iter().map(|(b, _)| *b).collect();
     Leaderboard {
-        game: game.to_string(),
-        score_name: score_name.to_string(),
+        game: field.game.to_string(),
+        score_name: field.score_name.to_string(),
+        higher_is_better: field.higher_is_better,
         matches: results.len() as u64,
-        scheduled,
+        scheduled: field.scheduled,
         standings: standings
             .into_iter()
             .enumerate()
@@ -220,34 +216,7 @@ pub fn compute(
     }
 }
 
-/// The Weng-Lin ratings of a match's seats after it: each seat's bot (`seats`, indices into
-/// `tallies`) its own team, finishing at its rank (tied ranks are equal outcomes).
-fn rate(
-    tallies: &[Tally],
-    seats: &[usize],
-    ranks: &[u32],
-    config: &WengLinConfig,
-) -> Vec<WengLinRating> {
-    let teams: Vec<[WengLinRating; 1]> = seats.iter().map(|&b| [tallies[b].rating]).collect();
-    let outcome: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
-        .iter()
-        .zip(ranks)
-        .map(|(team, &rank)| (&team[..], MultiTeamOutcome::new(rank as usize)))
-        .collect();
-    weng_lin_multi_team(&outcome, config)
-        .into_iter()
-        .map(|team| team[0])
-        .collect()
-}
-
 impl Tally {
-    fn new() -> Self {
-        Tally {
-            rating: WengLinRating::new(),
-            ..Tally::default()
-        }
-    }
-
     /// Counts the bot's match `result`, where it sat at `seat` (all but its rating and faults).
     fn count(&mut self, result: &MatchResult, seat: usize) {
         let r = &result.record;
@@ -268,8 +237,8 @@ impl Tally {
         self.times.merge(&stats.times);
     }
 
-    /// The bot's line of the leaderboard, ranked later.
-    fn standing(self, bot: &str) -> Standing {
+    /// The bot's line of the leaderboard with its rating `(μ, σ)`, ranked later.
+    fn standing(self, bot: &str, (mu, sigma): (f64, f64)) -> Standing {
         let group_means: Vec<f64> = self
             .groups
             .values()
@@ -280,9 +249,9 @@ impl Tally {
         Standing {
             rank: 0,
             bot: bot.to_string(),
-            mu: self.rating.rating,
-            sigma: self.rating.uncertainty,
-            conservative: self.rating.rating - 3.0 * self.rating.uncertainty,
+            mu,
+            sigma,
+            conservative: mu - 3.0 * sigma,
             matches: self.matches,
             wins: self.wins,
             win_rate: per_match(self.wins),
@@ -352,6 +321,19 @@ mod tests {
     use super::*;
     use crate::runner::{MatchRecord, SeatStats};
 
+    /// A Vabanque field of `bots` with `scheduled` matches.
+    pub(super) fn vabanque(bots: &[String], scheduled: u64) -> Field<'_> {
+        Field {
+            game: "vabanque",
+            score_name: "money",
+            bots,
+            scheduled,
+            seed: 0,
+            higher_is_better: true,
+            nava: None,
+        }
+    }
+
     fn result(id: u64, group: u64, players: &[&str], scores: &[i64], ranks: &[u32]) -> MatchResult {
         MatchResult {
             id,
@@ -368,6 +350,7 @@ mod tests {
                 duration_ms: 1.0,
                 internal_error: None,
             },
+            stderr: Vec::new(),
         }
     }
 
@@ -380,7 +363,7 @@ mod tests {
             result(2, 1, &["c", "a", "b"], &[0, 40, 10], &[3, 1, 2]),
         ];
         let refs: Vec<&MatchResult> = r.iter().collect();
-        let board = compute("vabanque", "money", &bots, &refs, 3);
+        let board = compute(&vabanque(&bots, 3), &refs);
         let a = board.standings.iter().find(|s| s.bot == "a").unwrap();
         assert_eq!(a.wins, 2.0);
         let b = board.standings.iter().find(|s| s.bot == "b").unwrap();
@@ -395,7 +378,7 @@ mod tests {
         );
         // Reversed input order: the same leaderboard.
         let reversed: Vec<&MatchResult> = r.iter().rev().collect();
-        assert_eq!(compute("vabanque", "money", &bots, &reversed, 3), board);
+        assert_eq!(compute(&vabanque(&bots, 3), &reversed), board);
         // a above b in 2 of 3 meetings.
         let ia = board.standings.iter().position(|s| s.bot == "a").unwrap();
         let ib = board.standings.iter().position(|s| s.bot == "b").unwrap();
@@ -426,7 +409,8 @@ mod edge_cases {
         assert_eq!(mean, Some(2.0));
         assert!((ci.unwrap() - 12.706).abs() < 1e-9);
         assert!((t95(1000) - 1.9625).abs() < 1e-3);
-        let board = compute("vabanque", "money", &["a".to_string()], &[], 0);
+        let bots = ["a".to_string()];
+        let board = compute(&tests::vabanque(&bots, 0), &[]);
         assert_eq!(board.standings[0].mean_rank, None);
     }
 }

@@ -1,0 +1,48 @@
+//! `referee report DIR --html OUT`: the library gathers the report and writes its pages
+//! ([`crate::report`]); this module checks the output directory and says what was written.
+
+use super::Failure;
+use super::args::{ReplaysArg, ReportArgs};
+use super::output::outln;
+use crate::report::ReplayChoice;
+use protocol::ExitCode;
+
+/// Runs `referee report`.
+pub fn run(args: ReportArgs) -> Result<ExitCode, Failure> {
+    let out = &args.html;
+    if out.is_file() || (!out.exists() && out.extension().is_some_and(|e| e == "html")) {
+        return Err(Failure::usage(format!(
+            "--html {}: give a directory, which gets index.html and a replays/ directory (e.g. --html {})",
+            out.display(),
+            out.with_extension("").display()
+        )));
+    }
+    let report = crate::report::build(&args.dir).map_err(Failure::usage)?;
+    let choice = match args.replays {
+        ReplaysArg::All => ReplayChoice::All,
+        ReplaysArg::Faults => ReplayChoice::Faults,
+        ReplaysArg::None => ReplayChoice::None,
+    };
+    let written = crate::report::write(&report, &args.dir, out, choice).map_err(|e| Failure {
+        code: ExitCode::Internal,
+        message: e.to_string(),
+    })?;
+    outln!(
+        "report written to {} ({} KiB): open it in a browser",
+        written.index.display(),
+        written.bytes.div_ceil(1024)
+    );
+    let replays = &written.replays;
+    if !replays.pages.is_empty() {
+        outln!(
+            "{} replay pages in {} ({} KiB)",
+            replays.pages.len(),
+            out.join("replays").display(),
+            replays.bytes.div_ceil(1024)
+        );
+    }
+    if let Some(note) = &replays.note {
+        outln!("note: {note}");
+    }
+    Ok(ExitCode::Success)
+}

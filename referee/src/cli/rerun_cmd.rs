@@ -1,0 +1,201 @@
+//! `referee rerun DIR ID`: the library reads the match and plays it again
+//! ([`crate::tournament::rerun`]); this module sets up the bots' surroundings as the tournament
+//! had them and prints the result beside the recorded one.
+
+use super::Failure;
+use super::args::{Format, RerunArgs};
+use super::match_cmd::until_interrupted;
+use super::match_config::Refereeing;
+use super::output::{grouped, out, outln};
+use super::standings;
+use crate::runner::{MatchLog, MatchRecord};
+use crate::tournament::rerun::{self, Rerun, RerunPlan};
+use protocol::ExitCode;
+use std::path::{Path, PathBuf};
+
+/// Runs `referee rerun`.
+pub fn run(args: RerunArgs) -> Result<ExitCode, Failure> {
+    let plan = rerun::plan(&args.dir, args.match_id).map_err(Failure::usage)?;
+    // The paths given are the caller's; the bots run from where the tournament ran.
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let dir = absolute(&args.dir);
+    let log = args.log.as_deref().map(absolute);
+    let stderr_dir = args.stderr_dir.as_deref().map(absolute);
+    enter_tournament_directory(&plan);
+    plan.check().map_err(Failure::usage)?;
+    let hidden = plan
+        .run
+        .as_ref()
+        .map(|r| r.hidden.clone())
+        .unwrap_or_default();
+    let refereeing = Refereeing {
+        max_faults: plan.meta.max_faults,
+        policy: plan.meta.policy,
+        sandbox: args
+            .sandbox
+            .or(plan.run.as_ref().map(|r| r.sandbox))
+            .unwrap_or_default(),
+        bot_uids: args.bot_uids.unwrap_or_default(),
+        hide: hidden,
+    };
+    let outputs: Vec<PathBuf> = [Some(dir.clone()), log.clone(), stderr_dir.clone()]
+        .into_iter()
+        .flatten()
+        .chain(refereeing.hide.iter().cloned())
+        .collect();
+    let process = super::bot_settings::process_options(&refereeing, outputs, &plan.bots)?;
+    if let Some(d) = &stderr_dir {
+        std::fs::create_dir_all(d)
+            .map_err(|e| Failure::usage(format!("cannot create {}: {e}", d.display())))?;
+    }
+    let mut match_log = match &log {
+        Some(path) => MatchLog::create(path)
+            .map_err(|e| Failure::usage(format!("cannot create {}: {e}", path.display())))?,
+        None => MatchLog::none(),
+    };
+    let rerun = until_interrupted(plan.play(&process, stderr_dir.as_deref(), &mut match_log))?;
+    match args.format {
+        Format::Table => out!("{}", render(&plan, &rerun, &dir, log.as_deref())),
+        Format::Json => outln!(
+            "{}",
+            serde_json::to_string_pretty(&RerunJson {
+                id: plan.recorded.id,
+                group: plan.recorded.group,
+                seed: plan.recorded.record.seed,
+                same: rerun.comparison.same(),
+                comparison: rerun.comparison,
+                recorded: &plan.recorded.record,
+                rerun: &rerun.record,
+            })
+            .expect("records serialize")
+        ),
+    }
+    Ok(if rerun.comparison.same() {
+        ExitCode::Success
+    } else {
+        ExitCode::RerunDiffers
+    })
+}
+
+/// `referee rerun --format json`: the match, whether it gave the recorded result, and both
+/// results.
+#[derive(serde::Serialize)]
+struct RerunJson<'a> {
+    id: u64,
+    group: u64,
+    seed: u64,
+    same: bool,
+    comparison: rerun::Comparison,
+    recorded: &'a MatchRecord,
+    rerun: &'a MatchRecord,
+}
+
+/// Moves into the directory the tournament ran in (its commands, working directories and hidden
+/// paths may be relative to it), saying so when it is not the current one; stays where it is,
+/// with a note, when that directory is not on this machine.
+fn enter_tournament_directory(plan: &RerunPlan) {
+    let Some(run) = &plan.run else {
+        eprintln!(
+            "referee: note: the directory has no run.json (written by `referee merge`, or an older referee): bots run from here, without working directories or environments of their own, sandbox auto"
+        );
+        return;
+    };
+    let here = std::env::current_dir().ok();
+    if here.as_deref() == Some(run.cwd.as_path()) {
+        return;
+    }
+    match std::env::set_current_dir(&run.cwd) {
+        Ok(()) => eprintln!(
+            "referee: bots run from {}, where the tournament ran",
+            run.cwd.display()
+        ),
+        Err(e) => eprintln!(
+            "referee: note: the tournament ran in {}, which cannot be entered here ({e}): bots run from the current directory",
+            run.cwd.display()
+        ),
+    }
+}
+
+/// Scores and ranks by seat, `a · b · c`.
+fn by_seat<T>(values: &[T], show: impl Fn(&T) -> String) -> String {
+    values.iter().map(show).collect::<Vec<_>>().join(" · ")
+}
+
+/// Faults in order, `seat 2 exited at decision 21`, or `none`.
+fn faults(record: &MatchRecord) -> String {
+    if record.faults.is_empty() {
+        return "none".into();
+    }
+    record
+        .faults
+        .iter()
+        .map(|f| {
+            let at = f
+                .decision
+                .map(|n| format!(" at decision {n}"))
+                .unwrap_or_default();
+            format!("seat {} {}{at}", f.seat, f.fault)
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn render(plan: &RerunPlan, rerun: &Rerun, dir: &Path, log: Option<&Path>) -> String {
+    use engine::Game;
+    let recorded = &plan.recorded.record;
+    let score_name = engine::GameKind::from_name(&plan.meta.game)
+        .map(|kind| engine::with_game!(kind, G => G::SCORE_NAME))
+        .unwrap_or("score");
+    let mut text = format!(
+        "match {} of {}: {}, group {}, seed {}; played again with the recorded bots in their seats\n",
+        plan.recorded.id,
+        dir.display(),
+        plan.meta.game,
+        plan.recorded.group,
+        recorded.seed
+    );
+    text += &standings::render(&rerun.record, score_name);
+    let c = rerun.comparison;
+    let lines = [
+        (
+            c.scores,
+            format!("{score_name} by seat"),
+            by_seat(&recorded.scores, |s| grouped(*s)),
+            by_seat(&rerun.record.scores, |s| grouped(*s)),
+        ),
+        (
+            c.ranks,
+            "ranks by seat".into(),
+            by_seat(&recorded.ranks, u32::to_string),
+            by_seat(&rerun.record.ranks, u32::to_string),
+        ),
+        (
+            c.faults,
+            "faults".into(),
+            faults(recorded),
+            faults(&rerun.record),
+        ),
+    ];
+    if c.same() {
+        text += &format!(
+            "the recorded result: the same {score_name}, ranks and faults (timings aside)\n"
+        );
+        if !c.messages {
+            text += "(some fault messages differ: they can quote times or the bot's stderr)\n";
+        }
+    } else {
+        text += "not the recorded result:\n";
+        for (_, what, was, now) in lines.iter().filter(|l| !l.0) {
+            text += &format!("  {what}: recorded {was}; now {now}\n");
+        }
+        text += "(a bot that is not deterministic: its random numbers do not all come from the seed in match_start, it carries state over from earlier matches, or it times out only under load)\n";
+    }
+    if let Some(path) = log {
+        text += &format!(
+            "log: {} (check it with: referee replay {})\n",
+            path.display(),
+            path.display()
+        );
+    }
+    text
+}

@@ -1,0 +1,307 @@
+//! The report's data, computed once from a results directory with the leaderboard's own code:
+//! the leaderboard ([`scoring`](crate::tournament::scoring)) as text cells with their legend
+//! ([`board_table`]), its head-to-head matrix, the ratings after each match
+//! ([`ratings::history`]), a Nava tournament's Victory Points round by round, and per bot its
+//! matches, its faults with their messages and the stderr it wrote in each match it faulted in.
+//! The page only draws it.
+
+use super::stderr_excerpt::{StderrExcerpt, excerpt};
+use crate::tournament::board_table::{BoardTable, board_table};
+use crate::tournament::legend;
+use crate::tournament::ratings::{self, BotHistory};
+use crate::tournament::results::{
+    self, MatchResult, ResultsError, TournamentMeta, check_results, read_meta,
+};
+use crate::tournament::{Leaderboard, leaderboard};
+use engine::UnknownGame;
+use protocol::FaultKind;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The most points of one bot's rating history the report keeps: more are thinned evenly,
+/// the last always kept (a chart has no room for more).
+pub const HISTORY_POINTS: usize = 500;
+
+/// Why a report cannot be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// The directory cannot be read as a tournament's results.
+    #[error(transparent)]
+    Results(#[from] ResultsError),
+    /// The game is not one this referee has.
+    #[error(transparent)]
+    Game(#[from] UnknownGame),
+    /// The output cannot be written.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The file or directory.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The page could not be assembled.
+    #[error(transparent)]
+    Page(#[from] crate::html::PageError),
+}
+
+/// Everything the report shows.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TournamentReport {
+    /// The results directory, as given.
+    pub dir: String,
+    /// The tournament seed, as text: a 64-bit seed is above what a JavaScript number holds
+    /// exactly.
+    pub seed: String,
+    /// What was played.
+    pub meta: TournamentMeta,
+    /// The leaderboard, with its numbers.
+    pub board: Leaderboard,
+    /// The leaderboard as text: columns with their legend, rows, the head-to-head cells.
+    pub table: BoardTable,
+    /// What the head-to-head matrix and the charts show.
+    pub legends: Legends,
+    /// Each bot's rating after each of its matches (at most [`HISTORY_POINTS`] each), in the
+    /// order of the leaderboard.
+    pub ratings: Vec<BotHistory>,
+    /// A Nava tournament's Victory Points added up round by round, in the order of the
+    /// leaderboard.
+    pub vp_rounds: Option<Vec<VpHistory>>,
+    /// Each bot's matches and faults, in the order of the leaderboard.
+    pub bots: Vec<BotReport>,
+}
+
+/// The legend's texts for what is not a column of the leaderboard.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Legends {
+    /// The head-to-head matrix.
+    pub head_to_head: String,
+    /// The ratings chart.
+    pub ratings: String,
+    /// The Victory Points chart.
+    pub vp_rounds: String,
+}
+
+/// One bot's Victory Points after each round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct VpHistory {
+    /// The bot.
+    pub bot: String,
+    /// Its total after round 1, 2, … (a round not finished at its table adds nothing).
+    pub totals: Vec<u32>,
+}
+
+/// One bot's part of the tournament.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BotReport {
+    /// The bot.
+    pub bot: String,
+    /// Its command, as recorded.
+    pub command: String,
+    /// Its place on the leaderboard.
+    pub rank: usize,
+    /// Its matches, by id.
+    pub matches: Vec<BotMatch>,
+    /// Its faults, in match order, then in the order they happened.
+    pub faults: Vec<BotFault>,
+}
+
+/// A match as one of its bots played it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BotMatch {
+    /// The match.
+    pub id: u64,
+    /// Its duplicate group.
+    pub group: u64,
+    /// The bot's seat.
+    pub seat: usize,
+    /// The bot's rank (1 = best).
+    pub rank: u32,
+    /// The bot's score.
+    pub score: i64,
+    /// Every seat's bot, in seat order.
+    pub players: Vec<String>,
+    /// The bot's faults in it.
+    pub faults: usize,
+    /// Whether it forfeited it.
+    pub forfeited: bool,
+    /// Whether the match's log was kept (`logs/ID.jsonl`), so that it has a replay.
+    pub log: bool,
+    /// In a match where the bot faulted: what it wrote to stderr during it, where that is
+    /// recorded and the file can be read.
+    pub stderr: Option<StderrExcerpt>,
+}
+
+/// One fault of a bot.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BotFault {
+    /// The match.
+    pub id: u64,
+    /// The decision (0-based) it happened at, `None` at start-up or the end.
+    pub decision: Option<u64>,
+    /// Its kind.
+    pub fault: FaultKind,
+    /// What happened, as the referee told it.
+    pub message: String,
+}
+
+/// Reads the results directory `dir` and gathers its report.
+///
+/// # Errors
+/// [`ReportError`] for a directory that is not a tournament's (or holds foreign results), or a
+/// game this referee does not have.
+pub fn build(dir: &Path) -> Result<TournamentReport, ReportError> {
+    let meta = read_meta(dir)?;
+    let (results, _) = results::read_results(dir)?;
+    check_results(dir, &meta, &results)?;
+    of_results(dir, meta, &results)
+}
+
+/// The report of the tournament `meta` describes, from its `results`; stderr excerpts and logs
+/// are looked for under `dir`.
+///
+/// # Errors
+/// [`ReportError::Game`] for a game this referee does not have.
+pub fn of_results(
+    dir: &Path,
+    meta: TournamentMeta,
+    results: &BTreeMap<u64, MatchResult>,
+) -> Result<TournamentReport, ReportError> {
+    let board = leaderboard(&meta, results)?;
+    let names: Vec<String> = meta.bots.iter().map(|b| b.name.clone()).collect();
+    let refs: Vec<&MatchResult> = results.values().collect();
+    let mut histories: BTreeMap<String, BotHistory> = ratings::history(&names, &refs)
+        .into_iter()
+        .map(|h| (h.bot.clone(), h))
+        .collect();
+    let ratings = board
+        .standings
+        .iter()
+        .filter_map(|s| histories.remove(&s.bot))
+        .map(thinned)
+        .collect();
+    let vp_rounds = board.nava.as_ref().map(|nava| {
+        nava.rows
+            .iter()
+            .map(|row| VpHistory {
+                bot: row.bot.clone(),
+                totals: row
+                    .rounds
+                    .iter()
+                    .scan(0, |total, round| {
+                        *total += round.result.map_or(0, |r| r.vp);
+                        Some(*total)
+                    })
+                    .collect(),
+            })
+            .collect()
+    });
+    let bots = board
+        .standings
+        .iter()
+        .map(|s| {
+            let command = meta
+                .bots
+                .iter()
+                .find(|b| b.name == s.bot)
+                .map(|b| b.command.clone())
+                .unwrap_or_default();
+            bot_report(dir, &s.bot, command, s.rank, results)
+        })
+        .collect();
+    Ok(TournamentReport {
+        dir: dir.display().to_string(),
+        seed: meta.seed.to_string(),
+        table: board_table(&board),
+        legends: Legends {
+            head_to_head: legend::HEAD_TO_HEAD.into(),
+            ratings: legend::RATING_HISTORY.into(),
+            vp_rounds: legend::VP_HISTORY.into(),
+        },
+        ratings,
+        vp_rounds,
+        bots,
+        board,
+        meta,
+    })
+}
+
+/// At most [`HISTORY_POINTS`] of `history`, evenly spread, the last always among them.
+fn thinned(mut history: BotHistory) -> BotHistory {
+    let n = history.points.len();
+    if n > HISTORY_POINTS {
+        let last = history.points[n - 1];
+        let step = n as f64 / (HISTORY_POINTS - 1) as f64;
+        let mut kept: Vec<_> = (0..HISTORY_POINTS - 1)
+            .map(|i| history.points[(i as f64 * step) as usize])
+            .collect();
+        kept.push(last);
+        history.points = kept;
+    }
+    history
+}
+
+/// Bot `bot`'s matches and faults in `results`.
+fn bot_report(
+    dir: &Path,
+    bot: &str,
+    command: String,
+    rank: usize,
+    results: &BTreeMap<u64, MatchResult>,
+) -> BotReport {
+    let stderr_dir = dir.join("stderr");
+    let logs_dir = dir.join("logs");
+    let mut matches = Vec::new();
+    let mut faults = Vec::new();
+    for result in results.values() {
+        let r = &result.record;
+        let Some(seat) = r.players.iter().position(|p| p == bot) else {
+            continue;
+        };
+        let own: Vec<BotFault> = r
+            .faults
+            .iter()
+            .filter(|f| f.seat == seat)
+            .map(|f| BotFault {
+                id: result.id,
+                decision: f.decision,
+                fault: f.fault,
+                message: f.message.clone(),
+            })
+            .collect();
+        let stderr = if own.is_empty() {
+            None
+        } else {
+            result
+                .stderr
+                .get(seat)
+                .and_then(Option::as_ref)
+                .and_then(|range| excerpt(&stderr_dir, range))
+        };
+        matches.push(BotMatch {
+            id: result.id,
+            group: result.group,
+            seat,
+            rank: r.ranks[seat],
+            score: r.scores[seat],
+            players: r.players.clone(),
+            faults: own.len(),
+            forfeited: r.stats[seat].forfeited,
+            log: logs_dir.join(format!("{}.jsonl", result.id)).is_file(),
+            stderr,
+        });
+        faults.extend(own);
+    }
+    BotReport {
+        bot: bot.to_string(),
+        command,
+        rank,
+        matches,
+        faults,
+    }
+}
+
+#[cfg(test)]
+#[path = "data_tests.rs"]
+mod tests;

@@ -1,0 +1,234 @@
+//! The report's data against the leaderboard it comes from: real tournaments of built-in bots
+//! (round-robin and Nava), and faults and stderr ranges added to their results.
+
+use super::*;
+use crate::runner::FaultRecord;
+use crate::seat::{BotSpec, Launch, ProcessOptions};
+use crate::tournament::results::StderrRange;
+use crate::tournament::{ScheduleKind, TournamentConfig};
+use engine::GameKind;
+
+/// Plays a tournament of built-in bots into a fresh directory named `name` and returns it.
+fn played(name: &str, game: GameKind, bots: &[(&str, &str)], schedule: ScheduleKind) -> PathBuf {
+    let out = std::env::temp_dir().join(format!("report-data-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let nava = schedule == ScheduleKind::Nava;
+    let config = TournamentConfig {
+        game,
+        options: serde_json::json!({}),
+        bots: bots
+            .iter()
+            .map(|(name, builtin)| {
+                BotSpec::new(Some(name.to_string()), Launch::Builtin(builtin.to_string()))
+                    .expect("a valid bot")
+            })
+            .collect(),
+        players: (!nava).then_some(3),
+        matches: (!nava).then_some(24),
+        seed: 5,
+        schedule,
+        candidate: 0,
+        nava: nava.then_some(crate::tournament::NavaSpec {
+            rounds: 3,
+            hands: 3,
+        }),
+        duplicate: true,
+        shard: None,
+        resume: false,
+        out: out.clone(),
+        logs: false,
+        jobs: 1,
+        pin: false,
+        max_faults: 3,
+        policy: crate::runner::FaultPolicy::default(),
+        process: ProcessOptions::default(),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime
+        .block_on(crate::tournament::run(
+            &config,
+            &mut (),
+            std::future::pending(),
+        ))
+        .expect("the tournament runs");
+    out
+}
+
+const FIELD: [(&str, &str); 4] = [
+    ("h", "heuristic"),
+    ("r1", "random"),
+    ("r2", "random"),
+    ("r3", "random"),
+];
+
+#[test]
+fn the_last_rating_of_each_bot_is_the_leaderboards_and_the_matrix_is_its_own() {
+    let dir = played("rr", GameKind::Vabanque, &FIELD, ScheduleKind::RoundRobin);
+    let report = build(&dir).unwrap();
+    let (meta, results) = (
+        read_meta(&dir).unwrap(),
+        results::read_results(&dir).unwrap().0,
+    );
+    let board = leaderboard(&meta, &results).unwrap();
+    assert_eq!(report.board, board);
+    assert_eq!(report.board.head_to_head, board.head_to_head);
+    assert_eq!(report.table, board_table(&board));
+    assert_eq!(report.ratings.len(), board.standings.len());
+    for (history, standing) in report.ratings.iter().zip(&board.standings) {
+        assert_eq!(history.bot, standing.bot, "in the leaderboard's order");
+        assert_eq!(history.points.len() as u64, standing.matches);
+        let last = history.points.last().unwrap();
+        assert_eq!((last.mu, last.sigma), (standing.mu, standing.sigma));
+        assert!(history.points.windows(2).all(|w| w[0].after < w[1].after));
+    }
+    let last = report
+        .ratings
+        .iter()
+        .map(|h| h.points.last().unwrap().after);
+    assert_eq!(last.max(), Some(24), "the last match is the 24th applied");
+    for (bot, standing) in report.bots.iter().zip(&board.standings) {
+        assert_eq!(
+            (bot.bot.as_str(), bot.rank),
+            (standing.bot.as_str(), standing.rank)
+        );
+        assert_eq!(bot.matches.len() as u64, standing.matches);
+        assert!(bot.matches.windows(2).all(|w| w[0].id < w[1].id));
+        assert!(bot.faults.is_empty() && bot.matches.iter().all(|m| !m.log));
+    }
+    assert_eq!(report.vp_rounds, None);
+}
+
+#[test]
+fn faults_per_bot_carry_their_messages_and_the_stderr_of_their_match() {
+    let dir = played(
+        "faults",
+        GameKind::Vabanque,
+        &FIELD,
+        ScheduleKind::RoundRobin,
+    );
+    let meta = read_meta(&dir).unwrap();
+    let (mut results, _) = results::read_results(&dir).unwrap();
+    // r2 times out in two matches; its stderr file holds three matches, one range each.
+    let stderr = dir.join("stderr");
+    std::fs::write(
+        stderr.join("r2.w0.1.stderr"),
+        "first match\nsecond match\nthird\n",
+    )
+    .unwrap();
+    let faulty: Vec<u64> = results
+        .values()
+        .filter(|r| r.record.players.iter().any(|p| p == "r2"))
+        .map(|r| r.id)
+        .take(3)
+        .collect();
+    let spans = [(0, 12), (12, 25), (25, 31)];
+    for (k, (&id, (from, to))) in faulty.iter().zip(spans).enumerate() {
+        let result = results.get_mut(&id).unwrap();
+        let seat = result
+            .record
+            .players
+            .iter()
+            .position(|p| p == "r2")
+            .unwrap();
+        let mut ranges = vec![None; result.record.players.len()];
+        ranges[seat] = Some(StderrRange {
+            file: "r2.w0.1.stderr".into(),
+            from,
+            to,
+        });
+        result.stderr = ranges;
+        if k < 2 {
+            result.record.faults.push(FaultRecord {
+                seat,
+                decision: Some(k as u64),
+                fault: FaultKind::Timeout,
+                message: format!("no reply in match {id}"),
+                line: None,
+            });
+        }
+    }
+    let report = of_results(&dir, meta.clone(), &results).unwrap();
+    let board = leaderboard(&meta, &results).unwrap();
+    for (bot, standing) in report.bots.iter().zip(&board.standings) {
+        assert_eq!(
+            bot.faults.len() as u64,
+            standing.fault_total(),
+            "{}",
+            bot.bot
+        );
+    }
+    let r2 = report.bots.iter().find(|b| b.bot == "r2").unwrap();
+    let messages: Vec<&str> = r2.faults.iter().map(|f| f.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            format!("no reply in match {}", faulty[0]),
+            format!("no reply in match {}", faulty[1])
+        ]
+    );
+    let excerpts: Vec<Option<&str>> = faulty
+        .iter()
+        .map(|id| {
+            let m = r2.matches.iter().find(|m| m.id == *id).unwrap();
+            m.stderr.as_ref().map(|e| e.text.as_str())
+        })
+        .collect();
+    assert_eq!(
+        excerpts,
+        [Some("first match\n"), Some("second match\n"), None],
+        "each faulty match its own range; none where the bot did not fault"
+    );
+}
+
+#[test]
+fn a_nava_report_adds_up_victory_points_round_by_round() {
+    let bots: Vec<(String, &str)> = (1..=9)
+        .map(|i| {
+            (
+                format!("b{i}"),
+                if i % 3 == 0 { "heuristic" } else { "baseline" },
+            )
+        })
+        .collect();
+    let field: Vec<(&str, &str)> = bots.iter().map(|(n, b)| (n.as_str(), *b)).collect();
+    let dir = played("nava", GameKind::Machiavelli, &field, ScheduleKind::Nava);
+    let report = build(&dir).unwrap();
+    let nava = report.board.nava.as_ref().unwrap();
+    let vp = report.vp_rounds.as_ref().unwrap();
+    assert_eq!(vp.len(), 9);
+    for (history, row) in vp.iter().zip(&nava.rows) {
+        assert_eq!(history.bot, row.bot);
+        assert_eq!(history.totals.len(), 3);
+        assert_eq!(*history.totals.last().unwrap(), row.vp);
+    }
+    assert_eq!(report.table.columns[2].title, "VP");
+    assert!(report.table.columns[4].legend.contains("lower is better"));
+    for (history, standing) in report.ratings.iter().zip(&report.board.standings) {
+        assert_eq!(history.bot, standing.bot);
+        let last = history.points.last().unwrap();
+        assert_eq!((last.mu, last.sigma), (standing.mu, standing.sigma));
+    }
+}
+
+#[test]
+fn a_long_history_is_thinned_to_its_bound_keeping_its_last_point() {
+    let points = (0..2000)
+        .map(|k| ratings::RatingPoint {
+            after: k + 1,
+            id: k,
+            mu: k as f64,
+            sigma: 1.0,
+        })
+        .collect();
+    let thin = thinned(BotHistory {
+        bot: "a".into(),
+        points,
+    });
+    assert_eq!(thin.points.len(), HISTORY_POINTS);
+    assert_eq!(thin.points.last().unwrap().after, 2000);
+    assert_eq!(thin.points[0].after, 1);
+    assert!(thin.points.windows(2).all(|w| w[0].after < w[1].after));
+}

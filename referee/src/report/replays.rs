@@ -1,0 +1,110 @@
+//! The replay pages of a report: for each match whose log the tournament kept (`--logs`), the
+//! log checked by [`crate::replay::read_match`] and drawn by the replay viewer
+//! ([`crate::html::replay_page`]) into `OUT/replays/ID.html`.
+
+use super::data::{ReportError, TournamentReport};
+use crate::html::replay_page;
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// Which matches get a replay page.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReplayChoice {
+    /// Every match whose log was kept.
+    #[default]
+    All,
+    /// Those where a bot faulted.
+    Faults,
+    /// None.
+    None,
+}
+
+/// The replay pages of a report.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Replays {
+    /// The matches that have one, `replays/ID.html`.
+    pub pages: Vec<u64>,
+    /// Why some kept logs have no page, when some have none.
+    pub note: Option<String>,
+    /// The pages' size in bytes, all together.
+    pub bytes: u64,
+}
+
+/// How many logs without a page a note names.
+const NAMED: usize = 3;
+
+/// Writes the replay page of each match of `report` that `choice` takes and whose log is in
+/// `dir/logs/`, into `out/replays/`.
+///
+/// # Errors
+/// [`ReportError::Write`] when a page cannot be written. A log that does not hold gets no page
+/// and is named in the note.
+pub fn write_replays(
+    report: &TournamentReport,
+    dir: &Path,
+    out: &Path,
+    choice: ReplayChoice,
+) -> Result<Replays, ReportError> {
+    let matches = report.bots.iter().flat_map(|b| &b.matches);
+    let logged: BTreeSet<u64> = matches.clone().filter(|m| m.log).map(|m| m.id).collect();
+    let faulty: BTreeSet<u64> = matches.filter(|m| m.faults > 0).map(|m| m.id).collect();
+    let wanted: Vec<u64> = logged
+        .iter()
+        .copied()
+        .filter(|id| match choice {
+            ReplayChoice::All => true,
+            ReplayChoice::Faults => faulty.contains(id),
+            ReplayChoice::None => false,
+        })
+        .collect();
+    let mut replays = Replays::default();
+    let mut failures = Vec::new();
+    if !wanted.is_empty() {
+        let replay_dir = out.join("replays");
+        std::fs::create_dir_all(&replay_dir).map_err(|source| ReportError::Write {
+            path: replay_dir.clone(),
+            source,
+        })?;
+        for id in wanted.iter().copied() {
+            let log = dir.join("logs").join(format!("{id}.jsonl"));
+            let page = crate::replay::read_match(&log)
+                .map_err(|e| e.to_string())
+                .and_then(|checked| replay_page(&checked.records).map_err(|e| e.to_string()));
+            match page {
+                Ok(html) => {
+                    let path = replay_dir.join(format!("{id}.html"));
+                    std::fs::write(&path, &html)
+                        .map_err(|source| ReportError::Write { path, source })?;
+                    replays.pages.push(id);
+                    replays.bytes += html.len() as u64;
+                }
+                Err(why) => failures.push(format!("match {id}: {why}")),
+            }
+        }
+    }
+    let left_out = logged.len() - wanted.len();
+    let mut notes = Vec::new();
+    if !failures.is_empty() {
+        let more = failures.len().saturating_sub(NAMED);
+        let mut named = failures[..failures.len().min(NAMED)].join("; ");
+        if more > 0 {
+            named += &format!("; and {more} more");
+        }
+        notes.push(format!(
+            "{} logs give no replay page ({named})",
+            failures.len()
+        ));
+    }
+    if left_out > 0 {
+        notes.push(format!(
+            "{left_out} kept logs have no replay page by choice (--replays {})",
+            match choice {
+                ReplayChoice::Faults => "faults",
+                _ => "none",
+            }
+        ));
+    }
+    replays.note = (!notes.is_empty()).then(|| notes.join("; "));
+    Ok(replays)
+}
