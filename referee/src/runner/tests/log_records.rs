@@ -3,7 +3,12 @@
 //! of a decision, capped.
 
 use super::{Answer, assert_replays, limit, reply, say, scripted_match};
-use crate::runner::{FaultPolicy, LOG_VERSION, LogAudience, LogRecord, STDERR_PER_DECISION};
+use crate::runner::tally::{Options, Tally, builtin, play};
+use crate::runner::{
+    FaultPolicy, LOG_VERSION, LogAudience, LogRecord, Player, STDERR_PER_DECISION,
+};
+use crate::seat::{Fault, Seat};
+use protocol::FaultKind;
 use serde_json::json;
 
 /// The log's records.
@@ -177,4 +182,28 @@ async fn a_decisions_stderr_is_capped_to_its_last_lines_and_counts_the_rest() {
     assert_eq!(*cut, 10_000 - text.len() as u64);
     assert_eq!(logged[1], (4, "last\n".to_string(), 0));
     assert_replays(&lines, &record);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_seat_absent_from_the_start_is_charged_between_the_start_and_the_opening() {
+    let mut absent = Player::new("gone", "gone", Seat::Absent);
+    absent.startup_fault = Some(Fault::new(FaultKind::SpawnFailed, "cannot start 'gone'"));
+    let mut players = vec![absent, builtin("counter")];
+    let (record, lines) = play(&Options::default(), &mut players, FaultPolicy::default(), 3).await;
+    let records = records(&lines);
+    assert_eq!(
+        shape(&records[..6]),
+        [
+            "header",
+            "start",
+            "fault null",
+            "event null",
+            "scores null",
+            "action 0"
+        ]
+    );
+    assert_replays(&lines, &record);
+    // Read back as version 3 records, they are the log's own.
+    let read = crate::replay::read_lines_as::<Tally>(&lines).unwrap();
+    assert_eq!(read.records, records);
 }
