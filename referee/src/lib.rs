@@ -3,7 +3,7 @@
 //!
 //! The games themselves are in the `engine` crate (pure state machines, their built-in bots, the
 //! registry of games). Here, from the bottom: [`seat`] (bot processes and built-in bots in their
-//! seats), [`runner`] (refereeing a match), [`replay`] (re-checking a match log),
+//! seats), [`runner`] (refereeing a match), [`replay`] (re-checking a match log), [`narrative`] (a match log told for a person),
 //! [`tournament`] (many matches), [`report`] (a tournament's report), [`check`] (`referee check`), [`starters`] (`referee new-bot`),
 //! [`schema`] (the JSON Schemas), [`html`] (self-contained pages: the replay viewer), [`bench`] (measurements), and [`cli`] (the `referee` command). See `docs/architecture.md`.
 #![warn(missing_docs)]
@@ -13,6 +13,8 @@ pub mod bench;
 pub mod check;
 pub mod cli;
 pub mod html;
+pub mod narrative;
+pub mod numbers;
 pub mod replay;
 pub mod report;
 pub mod runner;

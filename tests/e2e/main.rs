@@ -20,6 +20,7 @@ mod lines_and_environment;
 mod machiavelli;
 mod match_log;
 mod matches;
+mod narrative;
 mod nava;
 mod privileges;
 mod replay;

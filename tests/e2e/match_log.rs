@@ -262,26 +262,6 @@ fn vabanque_logs_its_first_player() {
     assert_eq!(events(&records, "payout").len(), 4);
 }
 
-/// The log at `from` as version 2 wrote it, at `to`: no start, events, scores or stderr, and a
-/// header without the score's name and direction.
-fn as_version_2(from: &Path, to: &Path) {
-    let mut lines = Vec::new();
-    for mut r in json_lines(from) {
-        match r["type"].as_str().unwrap() {
-            "start" | "event" | "scores" | "stderr" => continue,
-            "header" => {
-                let header = r.as_object_mut().unwrap();
-                header.insert("log_version".into(), 2.into());
-                header.remove("score_name");
-                header.remove("higher_is_better");
-            }
-            _ => {}
-        }
-        lines.push(r.to_string());
-    }
-    std::fs::write(to, lines.join("\n") + "\n").unwrap();
-}
-
 /// The records `read_match` gives for the log at `path`, as JSON, and the version it read.
 fn read(path: &Path) -> (Vec<Value>, u32) {
     let checked = referee::replay::read_match(path).unwrap();
@@ -294,39 +274,26 @@ fn read(path: &Path) -> (Vec<Value>, u32) {
 }
 
 #[test]
-fn a_version_2_log_still_replays_and_reads_as_version_3() {
-    let dir = temp_dir("match-log-version-2");
-    let log = dir.join("log.jsonl");
-    // Faults (a bot that writes garbage) and stderr (the notes bot).
-    let args: Vec<String> = [
-        "--bot".to_string(),
-        format!("garbage={}", file("tests/bots/garbage.py")),
-        "--bot".to_string(),
-        format!("notes={}", file("tests/bots/stderr_notes.py")),
-        "--bot".to_string(),
-        "r=builtin:random".to_string(),
-    ]
-    .into();
-    let records = logged("bouillabaisse", &log, &args);
-    assert!(!of_type(&records, "fault").is_empty());
-    assert!(!of_type(&records, "stderr").is_empty());
-    let old = dir.join("v2.jsonl");
-    as_version_2(&log, &old);
+fn a_version_2_log_still_replays_and_reads_as_the_version_3_log_of_its_match() {
+    // The example's match, logged by the referee before version 3: header, faults, actions and
+    // the result only.
+    let old = root().join("tests/fixtures/logs/machiavelli-v2.jsonl");
+    assert!(json_lines(&old).iter().all(|r| r["type"] != "event"));
     let out = run(&["replay", old.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stdout(&out).starts_with("ok: "), "{}", stdout(&out));
-
-    let (as_read, version) = read(&log);
-    assert_eq!((as_read.as_slice(), version), (records.as_slice(), 3));
+    assert!(
+        stdout(&out).starts_with("ok: 85 decisions"),
+        "{}",
+        stdout(&out)
+    );
     let (made, version) = read(&old);
     assert_eq!(version, 2);
-    let without_stderr: Vec<Value> = records
-        .into_iter()
-        .filter(|r| r["type"] != "stderr")
-        .collect();
+    let (recorded, version) = read(&root().join("tests/fixtures/logs/machiavelli.jsonl"));
+    assert_eq!(version, 3);
     assert_eq!(
-        made, without_stderr,
-        "the start, events and scores made again"
+        without_timings(made),
+        without_timings(recorded),
+        "the start, events and scores made again, each in its place (it has no stderr)"
     );
 }
 

@@ -6,7 +6,7 @@
 //! `docs/images/` is made: docs/replay-viewer.md).
 
 use crate::browser::{Browser, file_url};
-use crate::util::{file, played_log, referee, run, stderr, stdout, temp_dir};
+use crate::util::{file, json_lines, played_log, referee, run, stderr, stdout, temp_dir};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -276,6 +276,18 @@ fn a_vabanque_replay_shows_scores_payouts_faults_and_each_seats_own_cards() {
     assert_eq!(browser.eval(hidden), placed as u64 - 3);
     assert_eq!(browser.count(".hand"), 1, "seat 0 sees its own hand only");
     view_as(&mut browser, None);
+
+    // Keys: the next round, a seat's view by its number, the truth.
+    browser.press("Home");
+    browser.press("PageDown");
+    assert_eq!(
+        shown_step(&mut browser),
+        step_of(replay.events("round_start")[1])
+    );
+    browser.press("2");
+    assert_eq!(browser.eval("document.body.dataset.view"), "2");
+    browser.press("t");
+    assert_eq!(browser.eval("document.body.dataset.view"), "truth");
 
     // A fault: the illegal bot's first, its message at its step and in the list of faults.
     let fault = replay.of_type("fault")[0];
@@ -599,31 +611,22 @@ fn a_version_2_log_is_shown_from_the_records_the_replay_makes_again() {
     let Some(mut browser) = Browser::launch("replay_viewer_version_2", &[]) else {
         return;
     };
-    let replay = Replay::of("viewer-version-2", &built_in_vabanque("4"));
-    // The same match as version 2 wrote it: no start, events, scores or stderr.
-    let dir = temp_dir("viewer-version-2-old");
-    let old = dir.join("v2.jsonl");
-    let mut lines = String::new();
-    for r in &replay.records {
-        let mut r = r.clone();
-        match r["type"].as_str().unwrap() {
-            "start" | "event" | "scores" | "stderr" => continue,
-            "header" => {
-                r["log_version"] = 2.into();
-                let header = r.as_object_mut().unwrap();
-                header.remove("score_name");
-                header.remove("higher_is_better");
-            }
-            _ => {}
-        }
-        lines += &format!("{r}\n");
-    }
-    std::fs::write(&old, lines).unwrap();
-    let html = dir.join("v2.html");
-    write_page(&old, &html);
-    open(&mut browser, &html);
+    // A log the referee wrote before version 3: no start, events, scores or stderr.
+    let log = crate::util::root().join("tests/fixtures/logs/machiavelli-v2.jsonl");
+    let html = temp_dir("viewer-version-2").join("v2.html");
+    write_page(&log, &html);
+    let replay = Replay {
+        records: json_lines(&log),
+        html,
+    };
+    assert_eq!(replay.records[0]["log_version"], 2);
+    open(&mut browser, &replay.html);
     assert_final_scores(&mut browser, &replay);
-    assert_eq!(browser.count(".payout"), 4, "the four payouts, made again");
+    // The hand's end, made again by the replay: its points are the result's.
+    assert_eq!(
+        browser.texts("table.hand-points tr[data-hand=\"1\"] td.num"),
+        numbers(&replay.of_type("result")[0]["scores"])
+    );
     assert_eq!(browser.errors(), Vec::<String>::new());
 }
 

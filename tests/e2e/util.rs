@@ -242,7 +242,11 @@ pub fn results_without_timings(dir: &Path) -> Vec<serde_json::Value> {
 /// not differ between two runs of one match: the timing fields (`ms`, `cpu_ms`) and the `stderr`
 /// records (what a bot wrote to stderr is placed at the decision the referee read it in).
 pub fn log_without_timings(path: &Path) -> Vec<serde_json::Value> {
-    let mut records = json_lines(path);
+    without_timings(json_lines(path))
+}
+
+/// Match log records without their timings and `stderr` records ([`log_without_timings`]).
+pub fn without_timings(mut records: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
     records.retain(|r| r["type"] != "stderr");
     for r in &mut records {
         if let Some(obj) = r.as_object_mut() {

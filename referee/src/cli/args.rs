@@ -324,6 +324,13 @@ pub struct NewBotArgs {
 pub struct ReplayArgs {
     /// The match log to check.
     pub file: PathBuf,
+    /// Once checked, tell the match as a narrative to read in a terminal, round by round.
+    #[arg(long)]
+    pub text: bool,
+    /// With --text: only what seat K saw (the events told to it, its own actions, faults and
+    /// stderr; no other hand, no face-down card of another seat).
+    #[arg(long, value_name = "K", requires = "text")]
+    pub seat: Option<usize>,
     /// Also write the match as one self-contained HTML page (a replay viewer) to this file.
     #[arg(long, value_name = "OUT.html")]
     pub html: Option<PathBuf>,

@@ -26,4 +26,4 @@ macro_rules! outln {
 
 pub(crate) use {out, outln};
 
-pub use crate::tournament::board_table::grouped;
+pub use crate::numbers::grouped;

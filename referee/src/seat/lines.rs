@@ -46,19 +46,11 @@ pub(crate) trait ReadNow {
 }
 
 impl ReadNow for ChildStdout {
-    /// One `read(2)` of the pipe, after a `poll(2)` that does not wait: exact, whether or not
-    /// tokio's reactor has seen the bytes arrive yet.
+    /// One `read(2)` of the pipe, which tokio keeps non-blocking: exact, whether or not
+    /// tokio's reactor has seen the bytes arrive yet, and one system call whether or not
+    /// anything is there.
     fn read_now(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let fd = self.as_raw_fd();
-        let mut poll = libc::pollfd {
-            fd,
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        // SAFETY: one valid pollfd, no wait.
-        if unsafe { libc::poll(&mut poll, 1, 0) } <= 0 {
-            return Err(io::ErrorKind::WouldBlock.into());
-        }
         // SAFETY: `buf` is valid for `buf.len()` bytes; the descriptor is this pipe's.
         let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
         if n < 0 {
@@ -151,10 +143,22 @@ impl<R: AsyncRead + ReadNow + Unpin> LineReader<R> {
 
     /// The next piece, waiting for the bot as long as it takes: `None` at the end of the
     /// stream. Cancel-safe: nothing read is lost when the future is dropped.
+    ///
+    /// What the bot has already written is taken first without waiting
+    /// ([`LineReader::next_buffered`]): a bot that shares the referee's core usually runs as
+    /// soon as its request is written and has replied by the time this is called, and its
+    /// reply is then read with one `read(2)`, without a turn of tokio's reactor (an
+    /// `epoll_wait`) or a timer. Only when nothing is there does the read wait.
     pub async fn next(&mut self) -> Option<io::Result<Piece>> {
         loop {
             if let Some(piece) = self.decode() {
                 return Some(Ok(piece));
+            }
+            if self.eof {
+                return self.finish().map(Ok);
+            }
+            if let Some(piece) = self.next_buffered() {
+                return Some(piece);
             }
             if self.eof {
                 return self.finish().map(Ok);

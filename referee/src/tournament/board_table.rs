@@ -7,6 +7,7 @@
 use super::legend::{self, Context};
 use super::nava_standings::{NavaRound, NavaStandings};
 use super::standings::{Leaderboard, Standing};
+use crate::numbers::grouped;
 use crate::runner::{FaultClass, class};
 use serde::Serialize;
 
@@ -247,29 +248,4 @@ fn faults(s: &Standing) -> String {
 /// Three decimals, or `-`.
 fn fixed(v: Option<f64>) -> String {
     v.map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into())
-}
-
-/// An integer with thousands separators (90000 → 90,000).
-pub fn grouped(n: i64) -> String {
-    let digits = n.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if n < 0 { format!("-{out}") } else { out }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::grouped;
-
-    #[test]
-    fn groups_thousands() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(90_000), "90,000");
-        assert_eq!(grouped(-1_234_567), "-1,234,567");
-    }
 }
