@@ -2,71 +2,16 @@
 //! (round-robin and Nava), and faults and stderr ranges added to their results.
 
 use super::*;
+use crate::report::test_tournaments::{FIELD, played};
 use crate::runner::FaultRecord;
-use crate::seat::{BotSpec, Launch, ProcessOptions};
+use crate::tournament::ScheduleKind;
 use crate::tournament::results::StderrRange;
-use crate::tournament::{ScheduleKind, TournamentConfig};
 use engine::GameKind;
-
-/// Plays a tournament of built-in bots into a fresh directory named `name` and returns it.
-fn played(name: &str, game: GameKind, bots: &[(&str, &str)], schedule: ScheduleKind) -> PathBuf {
-    let out = std::env::temp_dir().join(format!("report-data-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    let nava = schedule == ScheduleKind::Nava;
-    let config = TournamentConfig {
-        game,
-        options: serde_json::json!({}),
-        bots: bots
-            .iter()
-            .map(|(name, builtin)| {
-                BotSpec::new(Some(name.to_string()), Launch::Builtin(builtin.to_string()))
-                    .expect("a valid bot")
-            })
-            .collect(),
-        players: (!nava).then_some(3),
-        matches: (!nava).then_some(24),
-        seed: 5,
-        schedule,
-        candidate: 0,
-        nava: nava.then_some(crate::tournament::NavaSpec {
-            rounds: 3,
-            hands: 3,
-        }),
-        duplicate: true,
-        shard: None,
-        resume: false,
-        out: out.clone(),
-        logs: false,
-        jobs: 1,
-        pin: false,
-        max_faults: 3,
-        policy: crate::runner::FaultPolicy::default(),
-        process: ProcessOptions::default(),
-    };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime
-        .block_on(crate::tournament::run(
-            &config,
-            &mut (),
-            std::future::pending(),
-        ))
-        .expect("the tournament runs");
-    out
-}
-
-const FIELD: [(&str, &str); 4] = [
-    ("h", "heuristic"),
-    ("r1", "random"),
-    ("r2", "random"),
-    ("r3", "random"),
-];
 
 #[test]
 fn the_last_rating_of_each_bot_is_the_leaderboards_and_the_matrix_is_its_own() {
-    let dir = played("rr", GameKind::Vabanque, &FIELD, ScheduleKind::RoundRobin);
+    let tmp = played(GameKind::Vabanque, &FIELD, ScheduleKind::RoundRobin, false);
+    let dir = tmp.path().to_path_buf();
     let report = build(&dir).unwrap();
     let (meta, results) = (
         read_meta(&dir).unwrap(),
@@ -103,12 +48,8 @@ fn the_last_rating_of_each_bot_is_the_leaderboards_and_the_matrix_is_its_own() {
 
 #[test]
 fn faults_per_bot_carry_their_messages_and_the_stderr_of_their_match() {
-    let dir = played(
-        "faults",
-        GameKind::Vabanque,
-        &FIELD,
-        ScheduleKind::RoundRobin,
-    );
+    let tmp = played(GameKind::Vabanque, &FIELD, ScheduleKind::RoundRobin, false);
+    let dir = tmp.path().to_path_buf();
     let meta = read_meta(&dir).unwrap();
     let (mut results, _) = results::read_results(&dir).unwrap();
     // r2 times out in two matches; its stderr file holds three matches, one range each.
@@ -194,7 +135,8 @@ fn a_nava_report_adds_up_victory_points_round_by_round() {
         })
         .collect();
     let field: Vec<(&str, &str)> = bots.iter().map(|(n, b)| (n.as_str(), *b)).collect();
-    let dir = played("nava", GameKind::Machiavelli, &field, ScheduleKind::Nava);
+    let tmp = played(GameKind::Machiavelli, &field, ScheduleKind::Nava, false);
+    let dir = tmp.path().to_path_buf();
     let report = build(&dir).unwrap();
     let nava = report.board.nava.as_ref().unwrap();
     let vp = report.vp_rounds.as_ref().unwrap();

@@ -8,6 +8,8 @@ pub mod data;
 pub mod page;
 pub mod replays;
 pub mod stderr_excerpt;
+#[cfg(test)]
+mod test_tournaments;
 
 pub use data::{ReportError, TournamentReport, build};
 pub use page::{Written, write};

@@ -91,14 +91,15 @@ pub fn write_replays(
         if more > 0 {
             named += &format!("; and {more} more");
         }
-        notes.push(format!(
-            "{} logs give no replay page ({named})",
-            failures.len()
-        ));
+        let logs = match failures.len() {
+            1 => "1 log gives".to_string(),
+            n => format!("{n} logs give"),
+        };
+        notes.push(format!("{logs} no replay page ({named})"));
     }
     if left_out > 0 {
         notes.push(format!(
-            "{left_out} kept logs have no replay page by choice (--replays {})",
+            "{left_out} kept logs have no replay page, as asked (--replays {})",
             match choice {
                 ReplayChoice::Faults => "faults",
                 _ => "none",
@@ -107,4 +108,46 @@ pub fn write_replays(
     }
     replays.note = (!notes.is_empty()).then(|| notes.join("; "));
     Ok(replays)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::test_tournaments::{FIELD, played};
+    use crate::tournament::ScheduleKind;
+    use engine::GameKind;
+
+    #[test]
+    fn a_page_per_kept_log_as_chosen_and_none_for_a_log_that_does_not_hold() {
+        let tmp = played(GameKind::Vabanque, &FIELD, ScheduleKind::RoundRobin, true);
+        let dir = tmp.path().to_path_buf();
+        // Match 0's log loses its result: it no longer holds.
+        let log = dir.join("logs").join("0.jsonl");
+        let text = std::fs::read_to_string(&log).unwrap();
+        let kept: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.contains("\"type\":\"result\""))
+            .collect();
+        std::fs::write(&log, kept.join("\n") + "\n").unwrap();
+        let report = crate::report::build(&dir).unwrap();
+        let out = dir.join("report");
+        let all = write_replays(&report, &dir, &out, ReplayChoice::All).unwrap();
+        assert_eq!(all.pages, (1..24).collect::<Vec<u64>>());
+        let note = all.note.unwrap();
+        assert!(
+            note.starts_with("1 log gives no replay page (match 0: "),
+            "{note}"
+        );
+        assert!(out.join("replays").join("1.html").is_file());
+        assert!(!out.join("replays").join("0.html").exists());
+        let none = write_replays(&report, &dir, &dir.join("none"), ReplayChoice::None).unwrap();
+        assert!(none.pages.is_empty());
+        assert_eq!(
+            none.note.as_deref(),
+            Some("24 kept logs have no replay page, as asked (--replays none)")
+        );
+        // Built-in bots never fault: no match is taken by `faults`.
+        let faults = write_replays(&report, &dir, &dir.join("f"), ReplayChoice::Faults).unwrap();
+        assert!(faults.pages.is_empty());
+    }
 }

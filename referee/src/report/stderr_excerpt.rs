@@ -70,8 +70,8 @@ mod tests {
 
     #[test]
     fn reads_the_range_and_keeps_the_end_of_a_long_one_from_a_line() {
-        let dir = std::env::temp_dir().join(format!("excerpt-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let mut text = String::from("match 0\n");
         let first = text.len() as u64;
         for i in 0..1000 {
@@ -79,9 +79,9 @@ mod tests {
         }
         let end = text.len() as u64;
         std::fs::write(dir.join("a.w0.1.stderr"), &text).unwrap();
-        let short = excerpt(&dir, &range("a.w0.1.stderr", 0, first)).unwrap();
+        let short = excerpt(dir, &range("a.w0.1.stderr", 0, first)).unwrap();
         assert_eq!((short.text.as_str(), short.cut), ("match 0\n", 0));
-        let long = excerpt(&dir, &range("a.w0.1.stderr", first, end)).unwrap();
+        let long = excerpt(dir, &range("a.w0.1.stderr", first, end)).unwrap();
         assert!(
             long.text.starts_with("match 1 line "),
             "{}",
@@ -90,8 +90,7 @@ mod tests {
         assert!(long.text.ends_with("match 1 line 999\n"));
         assert!(long.text.len() as u64 <= EXCERPT_BYTES);
         assert_eq!(long.cut + long.text.len() as u64, end - first);
-        assert_eq!(excerpt(&dir, &range("../a.w0.1.stderr", 0, 1)), None);
-        assert_eq!(excerpt(&dir, &range("missing", 0, 1)), None);
-        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(excerpt(dir, &range("../a.w0.1.stderr", 0, 1)), None);
+        assert_eq!(excerpt(dir, &range("missing", 0, 1)), None);
     }
 }
