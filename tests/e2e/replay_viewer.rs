@@ -558,6 +558,9 @@ fn most_rearranging_play(replay: &Replay) -> (&Value, usize) {
     best.expect("the built-in bots lay melds")
 }
 
+/// A seed above 2^53 (the largest prime below 2^64).
+const BIG_SEED: &str = "18446744073709551557";
+
 #[test]
 fn hostile_names_stderr_and_fault_messages_stay_text() {
     let Some(mut browser) = Browser::launch("replay_viewer_hostile", &[]) else {
@@ -572,7 +575,7 @@ fn hostile_names_stderr_and_fault_messages_stay_text() {
             "--game",
             "vabanque",
             "--seed",
-            "3",
+            BIG_SEED,
             "--bot",
             &format!("hostile=python3 {}", file("tests/bots/hostile_text.py")),
             "--bot",
@@ -584,6 +587,14 @@ fn hostile_names_stderr_and_fault_messages_stay_text() {
     let header = &replay.records[0];
     assert_eq!(header["players"][0]["hello_name"], hostile);
     open(&mut browser, &replay.html);
+    // A seed above 2^53, which a JavaScript number would round, is shown as it was played.
+    assert!(
+        browser
+            .text("#match-info")
+            .contains(&format!("seed {BIG_SEED} ·")),
+        "{}",
+        browser.text("#match-info")
+    );
     let fault = replay.of_type("fault")[0];
     assert!(fault["message"].as_str().unwrap().contains("<img"));
     go_to(&mut browser, step_of(fault));

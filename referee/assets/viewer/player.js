@@ -11,6 +11,8 @@
 
   const records = JSON.parse($("match-log").textContent);
   const header = records[0];
+  // The seed as written: JSON.parse rounds integers above 2^53.
+  const seedText = JSON.parse($("match-seed").textContent);
   const start = records.find((r) => r.type === "start");
   const players = header.players;
   const seats = players.length;
@@ -154,7 +156,7 @@
   const scoreName = header.score_name || "score";
   document.title = `${header.game} ${header.match_id} — referee replay`;
   put($("title"), `${game.title || header.game}`);
-  put($("match-info"), `match ${header.match_id} · seed ${header.seed} · ${seats} seats · ${decisions} decisions · ${scoreName} (${header.higher_is_better ? "higher" : "lower"} is better)`);
+  put($("match-info"), `match ${header.match_id} · seed ${seedText} · ${seats} seats · ${decisions} decisions · ${scoreName} (${header.higher_is_better ? "higher" : "lower"} is better)`);
 
   const viewButtons = [];
   function viewButton(seat) {

@@ -38,6 +38,10 @@ pub const GAME_MODULES: &[(&str, &str)] = &[
 /// The id of the data block holding the log's records.
 pub const LOG_BLOCK: &str = "match-log";
 
+/// The id of the data block holding the match seed as a string: a seed is a 64-bit integer,
+/// which JavaScript's numbers (in the log's block) round above 2^53.
+pub const SEED_BLOCK: &str = "match-seed";
+
 /// Why a page could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayPageError {
@@ -55,15 +59,23 @@ pub enum ReplayPageError {
 /// # Errors
 /// [`ReplayPageError::NotVersion3`] when the records do not begin with a header and a start.
 pub fn replay_page(records: &[LogRecord]) -> Result<String, ReplayPageError> {
-    let (Some(LogRecord::Header { game, match_id, .. }), Some(LogRecord::Start { .. })) =
-        (records.first(), records.get(1))
+    let (
+        Some(LogRecord::Header {
+            game,
+            match_id,
+            seed,
+            ..
+        }),
+        Some(LogRecord::Start { .. }),
+    ) = (records.first(), records.get(1))
     else {
         return Err(ReplayPageError::NotVersion3);
     };
     let mut page = Page::new(format!("{game} match {match_id} — referee replay"));
     page.set_body(BODY)
         .add_style(STYLE)
-        .add_data(LOG_BLOCK, records)?;
+        .add_data(LOG_BLOCK, records)?
+        .add_data(SEED_BLOCK, &seed.to_string())?;
     for script in SHARED_SCRIPTS {
         page.add_script(script);
     }
