@@ -1,7 +1,8 @@
 //! Asking the seat to move for its action: a built-in bot is called; a bot that speaks the
 //! protocol (a process, or a script in tests) is sent its request and waited for, and its reply
 //! is checked — time first, then syntax (JSON, message, the game's action for this phase), then
-//! legality. Whatever goes wrong is a [`Fault`].
+//! legality. Whatever goes wrong is a [`Fault`]. When the match log keeps it, what the bot wrote
+//! to stderr during the decision is taken once the decision is over (`SeatState::stderr`).
 
 use super::books::SeatState;
 use super::players::{Player, append_line};
@@ -107,7 +108,9 @@ fn decide_builtin<G: Game>(
 
 /// Sends request `id` to a bot that speaks the protocol (made by `request` from the time it is
 /// told it has), after whatever is queued for it, and waits for the reply within the seat's
-/// allowance. What the bot wrote before the request is written is stray, never the reply.
+/// allowance. What the bot wrote before the request is written is stray, never the reply. When
+/// the log keeps it, what the bot wrote to stderr meanwhile is taken at the end
+/// ([`SeatState::stderr`]).
 async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
     mut bot: Talker<'_>,
     state: &mut SeatState,
@@ -193,6 +196,10 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
         _ => Used::Wall(elapsed),
     };
     let (action, overrun) = judge_time(state, allowance, used, reply);
+    if state.keep_stderr {
+        // The decision is over: what the bot wrote to stderr meanwhile, for the log.
+        state.stderr = bot.take_stderr().await;
+    }
     Answer {
         action,
         noise,

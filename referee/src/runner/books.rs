@@ -7,7 +7,7 @@ use super::log::{LogRecord, MatchLog};
 use super::players::{Player, line};
 use super::policy::FaultPolicy;
 use super::record::{FaultRecord, SeatStats};
-use crate::seat::{Clock, Fault};
+use crate::seat::{Clock, Fault, RecentStderr};
 use engine::{Addressed, Game};
 use protocol::{ErrorMsg, EventMsg, ToBot};
 use std::time::Duration;
@@ -34,6 +34,11 @@ pub(super) struct SeatState {
     /// The bot's CPU time when its last reply was read, in this match: under the wall basis
     /// the start of its next decision's CPU time ([`super::ask`]).
     pub cpu_mark: Option<Duration>,
+    /// Whether what the bot writes to stderr is taken at the end of each of its decisions, for
+    /// the match log.
+    pub keep_stderr: bool,
+    /// What the bot wrote to stderr during the decision just taken, until it is logged.
+    pub stderr: Option<RecentStderr>,
 }
 
 impl SeatState {
@@ -48,6 +53,8 @@ impl SeatState {
             asked: 0,
             stats: SeatStats::default(),
             cpu_mark: None,
+            keep_stderr: false,
+            stderr: None,
         }
     }
 

@@ -179,6 +179,7 @@ impl<'a, G: Game> MatchRun<'a, G> {
             if self.books.log.is_enabled() {
                 // What it wrote before this match is not this match's.
                 bot.take_stderr().await;
+                state.keep_stderr = true;
             }
             state
                 .pending
@@ -202,45 +203,53 @@ impl<'a, G: Game> MatchRun<'a, G> {
     }
 
     /// Takes one decision: the seat's action (or the default action, with its fault
-    /// recorded), counted, logged (after what its bot wrote to stderr meanwhile) and played.
+    /// recorded), counted, played, and logged when a log is kept.
     async fn decide(&mut self, turn: Turn) -> Result<(), RunError> {
-        let asked = !self.books.seats[turn.seat].ledger.is_stopped();
         let (action, substituted, time) = self.take_decision(turn).await?;
         self.books.seats[turn.seat].count_decision(substituted, time);
-        // Serializing the action is skipped entirely when no log is kept.
         if self.books.log.is_enabled() {
-            if asked {
-                self.log_stderr(turn.seat).await?;
-            }
-            self.books.log.write(&LogRecord::Action {
-                n: self.n,
-                seat: turn.seat,
-                phase: turn.phase.to_string(),
-                action: serde_json::to_value(&action).expect("actions serialize"),
-                substituted,
-                ms: time.ms,
-                overrun: time.overrun,
-                cpu_ms: time.cpu_ms,
-            })?;
+            self.play_logged(turn, &action, substituted, time)?;
+        } else if self.play(&action, substituted) {
+            self.n += 1;
         }
-        self.play(&action, substituted)?;
         Ok(())
     }
 
-    /// Logs what the bot of `seat` wrote to its stderr since its previous request, if anything.
-    async fn log_stderr(&mut self, seat: usize) -> std::io::Result<()> {
-        let Some(bot) = self.players[seat].seat.talker() else {
-            return Ok(());
-        };
-        match bot.take_stderr().await {
-            Some(recent) => self.books.log.write(&LogRecord::Stderr {
+    /// Plays decision `n` and logs it: what its bot wrote to stderr meanwhile (if it was asked
+    /// and wrote anything), its action, and what the action caused. (Nothing of the log is
+    /// built when no log is kept: [`MatchRun::decide`] plays without it.)
+    fn play_logged(
+        &mut self,
+        turn: Turn,
+        action: &G::Action,
+        substituted: bool,
+        time: DecisionTime,
+    ) -> std::io::Result<()> {
+        if let Some(recent) = self.books.seats[turn.seat].stderr.take() {
+            self.books.log.write(&LogRecord::Stderr {
                 n: self.n,
-                seat,
+                seat: turn.seat,
                 text: recent.text,
                 cut: recent.cut,
-            }),
-            None => Ok(()),
+            })?;
         }
+        self.books.log.write(&LogRecord::Action {
+            n: self.n,
+            seat: turn.seat,
+            phase: turn.phase.to_string(),
+            action: serde_json::to_value(action).expect("actions serialize"),
+            substituted,
+            ms: time.ms,
+            overrun: time.overrun,
+            cpu_ms: time.cpu_ms,
+        })?;
+        if self.play(action, substituted) {
+            for record in self.records.after_action(self.n, &self.game, &self.events) {
+                self.books.log.write(&record)?;
+            }
+            self.n += 1;
+        }
+        Ok(())
     }
 
     /// The action played for `turn`: the seat's own, or the game's default action when its
@@ -283,20 +292,15 @@ impl<'a, G: Game> MatchRun<'a, G> {
         Ok((default, true, answer.time))
     }
 
-    /// Plays `action`, routes its events and logs them with the scores; if the game refuses it
-    /// (a bug of the game: it was checked, or is the game's own default action), the match stops
-    /// with an internal error.
-    fn play(&mut self, action: &G::Action, substituted: bool) -> std::io::Result<()> {
+    /// Plays `action` and routes its events, and says whether it was played; if the game
+    /// refuses it (a bug of the game: it was checked, or is the game's own default action), the
+    /// match stops with an internal error.
+    fn play(&mut self, action: &G::Action, substituted: bool) -> bool {
         self.events.clear();
         match self.game.play(action, &mut self.events) {
             Ok(()) => {
                 self.books.route(&self.events);
-                if self.books.log.is_enabled() {
-                    for record in self.records.after_action(self.n, &self.game, &self.events) {
-                        self.books.log.write(&record)?;
-                    }
-                }
-                self.n += 1;
+                true
             }
             Err(illegal) => {
                 let which = if substituted {
@@ -310,9 +314,9 @@ impl<'a, G: Game> MatchRun<'a, G> {
                     self.n
                 );
                 self.internal_error = Some((Some(self.n), message));
+                false
             }
         }
-        Ok(())
     }
 
     /// Ends the match: the result (void after an internal error), told to every bot still
