@@ -141,17 +141,9 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
         // On move: its processes run again, and it can read its request.
         bot.freeze(false);
     }
-    let written = bot.write(&state.pending, allowance.wait).await;
-    state.pending.clear();
-    if let Err(fault) = written {
-        return Answer {
-            action: Err(fault),
-            noise,
-            time: DecisionTime::default(),
-            asked: Some(id),
-        };
-    }
-    // The clock runs from the moment the request is written until the reply is read.
+    // The clock runs from the moment the request is written until the reply is read: it is
+    // started as the write begins, so that a bot that runs as soon as its request is in the
+    // pipe (before the write returns to the referee) is charged for all its thinking.
     let sent = Instant::now();
     let control = state.clock.control();
     // Under the CPU basis the decision's CPU time runs from the request, exactly; under the
@@ -163,6 +155,16 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
         _ => bot.cpu_time(),
     };
     let cpu_basis = control.basis == TimeBasis::Cpu && cpu_before.is_some();
+    let written = bot.write(&state.pending, allowance.wait).await;
+    state.pending.clear();
+    if let Err(fault) = written {
+        return Answer {
+            action: Err(fault),
+            noise,
+            time: DecisionTime::default(),
+            asked: Some(id),
+        };
+    }
     let (limit, wall_wait) = if cpu_basis {
         (
             format!(
