@@ -38,13 +38,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn groups_thousands() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(90_000), "90,000");
-        assert_eq!(grouped(-1_234_567), "-1,234,567");
-    }
-
-    #[test]
     fn lists_read_as_english() {
         assert_eq!(listed::<&str>(&[]), "nobody");
         assert_eq!(listed(&["A"]), "A");
