@@ -249,7 +249,7 @@ Referee.games.machiavelli = (() => {
       const penalty = b.recent.drew && b.recent.drew.reason === "invalid_play" ? b.recent.drew.count : null;
       notes.push(h("div", { class: "refused" },
         h("div", {}, seatTag(refused.seat, ctx.players), " — play refused: ", h("span", { class: "refusal-message" }, refused.message)),
-        h("div", { class: "penalty" }, penalty === null ? "penalty: 3 cards from the stock" : `penalty: drew ${penalty} card${penalty === 1 ? "" : "s"}`, "; the table stays as it was"),
+        h("div", { class: "penalty" }, penalty === null ? "penalty: a draw from the stock" : `penalty: drew ${penalty} card${penalty === 1 ? "" : "s"}`, "; the table stays as it was"),
         refused.attempted ? h("div", { class: "attempted" }, h("span", { class: "label" }, "the table it sent:"),
           meldsView(refused.attempted.map((meld) => ({ meld: Array.isArray(meld) ? meld.map(String) : [String(meld)], changed: false, classes: [] })), "attempted")) : null));
     } else if (b.recent.drew && b.recent.drew.reason === "invalid_play") {

@@ -138,9 +138,11 @@ pub struct ProcessBot {
     /// A second descriptor of its stderr pipe (the drain task owns the first), to see whether
     /// what it wrote there has been read ([`ProcessBot::is_waiting`]).
     stderr_probe: Option<OwnedFd>,
-    /// The file its stderr is saved to, if any, with what has been taken of it and where the
-    /// span of its current match begins ([`ProcessBot::stderr_span`]).
-    stderr_file: Option<(PathBuf, StderrCount, u64)>,
+    /// How much of its stderr the drain task has taken.
+    stderr_count: StderrCount,
+    /// The file its stderr is saved to, if any, with where the span of its current match
+    /// begins ([`ProcessBot::stderr_span`]).
+    stderr_file: Option<(PathBuf, u64)>,
     /// How long it has to exit after `goodbye` ([`ProcessOptions::exit_grace`]).
     exit_grace: Duration,
     /// The uid it runs as, leased while it lives, unless it runs as the referee's.
@@ -236,13 +238,13 @@ impl ProcessBot {
             .stderr_file
             .clone()
             .filter(|_| file.is_some())
-            .map(|path| (path, count.clone(), length));
+            .map(|path| (path, length));
         let drain = tokio::spawn(stderr::drain(
             stderr_pipe,
             tail.clone(),
             file,
             options.stderr_cap,
-            count,
+            count.clone(),
         ));
         Ok(ProcessBot {
             child,
@@ -256,6 +258,7 @@ impl ProcessBot {
             limits,
             stdout_pipe,
             stderr_probe,
+            stderr_count: count,
             stderr_file,
             exit_grace: options.exit_grace,
             _user: user,
@@ -684,25 +687,16 @@ impl ProcessBot {
     /// has written so far. First waits until the drain has taken what was in the pipe when
     /// this was called (at most [`ENDING_BOUND`]). `None` when its stderr is not saved.
     pub async fn stderr_span(&mut self) -> Option<StderrSpan> {
-        let (path, count, from) = self.stderr_file.as_ref()?;
-        let waiting = self
-            .stderr_probe
-            .as_ref()
-            .and_then(|probe| procfs::unread_bytes(probe.as_raw_fd()))
-            .unwrap_or(0) as u64;
-        let target = count.read() + waiting;
-        let deadline = Instant::now() + ENDING_BOUND;
-        while count.read() < target && Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(1)).await;
-        }
+        self.stderr_file.as_ref()?;
+        self.stderr_taken(ENDING_BOUND).await;
+        let to = self.stderr_count.position();
+        let (path, from) = self.stderr_file.as_mut()?;
         let span = StderrSpan {
             file: path.clone(),
             from: *from,
-            to: count.position(),
+            to,
         };
-        if let Some((_, _, from)) = self.stderr_file.as_mut() {
-            *from = span.to;
-        }
+        *from = to;
         Some(span)
     }
 
@@ -722,18 +716,20 @@ impl ProcessBot {
         self.stderr.take_recent()
     }
 
-    /// Once the bot has exited, lets the task draining its stderr take what it wrote there
-    /// before it ended, so that a fault's message shows its last words whatever ran first: waits
-    /// until nothing is unread in the pipe, at most `limit` (a process it started may still
-    /// hold the pipe).
+    /// Lets the task draining the bot's stderr take what the pipe holds now, at most `limit`:
+    /// so that a fault's message shows an exited bot's last words, and a match's span of the
+    /// stderr file ends after what the bot wrote during it, whatever ran first. Bytes written
+    /// after this is called are not waited for (a bot, or a process it started, may still be
+    /// writing).
     async fn stderr_taken(&self, limit: Duration) {
-        let Some(probe) = &self.stderr_probe else {
-            return;
-        };
+        let unread = self
+            .stderr_probe
+            .as_ref()
+            .and_then(|probe| procfs::unread_bytes(probe.as_raw_fd()))
+            .unwrap_or(0) as u64;
+        let target = self.stderr_count.read() + unread;
         let deadline = Instant::now() + limit;
-        while procfs::unread_bytes(probe.as_raw_fd()).is_some_and(|n| n > 0)
-            && Instant::now() < deadline
-        {
+        while self.stderr_count.read() < target && Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(1)).await;
         }
     }
