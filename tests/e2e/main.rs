@@ -23,6 +23,7 @@ mod matches;
 mod narrative;
 mod nava;
 mod privileges;
+mod readme;
 mod replay;
 mod replay_viewer;
 mod report;
