@@ -1,5 +1,5 @@
-// A La Bouillabaisse bot that plays uniformly at random among the legal cards (JDK 17, standard
-// library only).
+// A La Bouillabaisse bot that plays uniformly at random among the legal cards (JDK 17,
+// standard library only).
 //
 // It is the smallest complete bot: copy it and replace `choose` with your own strategy.
 // The referee talks to the bot in JSON Lines: one JSON object per line on standard input, and
@@ -230,7 +230,8 @@ final class Bot {
         }
 
         private IllegalArgumentException error(String what) {
-            return new IllegalArgumentException("JSON: " + what + " at column " + pos + ": " + text);
+            String where = " at column " + pos + ": " + text;
+            return new IllegalArgumentException("JSON: " + what + where);
         }
 
         /** The JSON text of a value made of the types that `parse` returns. */

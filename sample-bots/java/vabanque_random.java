@@ -229,7 +229,8 @@ final class Bot {
         }
 
         private IllegalArgumentException error(String what) {
-            return new IllegalArgumentException("JSON: " + what + " at column " + pos + ": " + text);
+            String where = " at column " + pos + ": " + text;
+            return new IllegalArgumentException("JSON: " + what + where);
         }
 
         /** The JSON text of a value made of the types that `parse` returns. */
