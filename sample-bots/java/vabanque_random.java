@@ -7,7 +7,7 @@
 // protocol lines only: print any log to standard error (System.err).
 //
 // Java has no JSON in its standard library, so the class Json at the end of this file reads
-// and writes it (about a hundred lines; you need not read them to write a strategy).
+// and writes it (a reader of 150 lines, a writer of 60: no need to read them to write a bot).
 //
 // `referee new-bot --lang java` writes this file as Bot.java. Build and run it in its directory:
 //   javac -d build Bot.java
