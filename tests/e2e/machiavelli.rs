@@ -242,4 +242,17 @@ fn the_sample_bots_own_tests_pass() {
         .output()
         .unwrap();
     assert!(node.status.success(), "{}", stdout(&node));
+    // The Java and C++ ports, built as `referee new-bot` writes them (javac, g++ with
+    // nlohmann-json3-dev), against the same validator and the Python starter's cases.
+    for (dir, test) in [
+        ("sample-bots/java", "test_java_machiavelli"),
+        ("sample-bots/cpp", "test_cpp_machiavelli"),
+    ] {
+        let ported = std::process::Command::new("python3")
+            .args(["-m", "unittest", "-q", test])
+            .current_dir(file(dir))
+            .output()
+            .unwrap();
+        assert!(ported.status.success(), "{dir}: {}", stderr(&ported));
+    }
 }
