@@ -410,7 +410,11 @@ mod tests {
 
     /// The lines of the README's one `sh` block.
     fn commands(readme: &str) -> Vec<&str> {
-        assert_eq!(readme.matches("```").count(), 2, "one fenced block: {readme}");
+        assert_eq!(
+            readme.matches("```").count(),
+            2,
+            "one fenced block: {readme}"
+        );
         readme
             .lines()
             .skip_while(|line| *line != "```sh")
@@ -430,14 +434,20 @@ mod tests {
             let game = starter.game.name();
             let readme = starter.readme("/bin/referee");
             let mut expected = Vec::from_iter(starter.build);
-            expected.push(format!("/bin/referee check --game {game} {}", starter.command));
+            expected.push(format!(
+                "/bin/referee check --game {game} {}",
+                starter.command
+            ));
             let played = format!(
                 "/bin/referee match --game {game} --bot \"me={}\" --bot ",
                 starter.command
             );
             let commands = commands(&readme);
             assert_eq!(commands[..commands.len() - 1], expected, "{readme}");
-            assert!(commands[commands.len() - 1].starts_with(&played), "{readme}");
+            assert!(
+                commands[commands.len() - 1].starts_with(&played),
+                "{readme}"
+            );
         }
         for language in Language::ALL {
             assert!(self::starter(GameKind::Vabanque, language).is_ok());
