@@ -323,11 +323,11 @@ pub fn starter(game: GameKind, language: Language) -> Result<Starter, NewBotErro
 }
 
 impl Starter {
-    /// Its README: what it is and needs, then one `sh` block of the commands to run from its
-    /// directory: its build command (if it has one), `referee check` on it, and a match against
-    /// the built-in bots, with `referee` the referee's command (the running binary's absolute
-    /// path, so that the lines work whether or not the referee is on `PATH`).
-    pub fn readme(&self, referee: &str) -> String {
+    /// The commands to run from its directory, in order: its build command (if it has one),
+    /// `referee check` on it, and a match against the built-in bots, with `referee` the
+    /// referee's command (the running binary's absolute path, so that they work whether or not
+    /// the referee is on `PATH`).
+    pub fn commands(&self, referee: &str) -> Vec<String> {
         let game = self.game.name();
         let opponents: Vec<String> = with_game!(self.game, G => {
             crate::check::sparring_partners::<G>(crate::check::trial_players::<G>() - 1)
@@ -335,31 +335,43 @@ impl Starter {
         .iter()
         .map(|spec| format!("--bot {}={}", spec.name, spec.describe()))
         .collect();
+        let command = &self.command;
+        self.build
+            .map(str::to_string)
+            .into_iter()
+            .chain([
+                format!("{referee} check --game {game} {command}"),
+                format!(
+                    "{referee} match --game {game} --bot \"me={command}\" {}",
+                    opponents.join(" ")
+                ),
+            ])
+            .collect()
+    }
+
+    /// Its README: what it is and needs, then its [`Starter::commands`] in one `sh` block.
+    pub fn readme(&self, referee: &str) -> String {
         let samples: Vec<String> = self
             .files
             .iter()
             .map(|f| format!("`{}` is `{}`", f.path, f.sample))
             .collect();
-        let (build, steps) = match self.build {
-            Some(build) => (format!("{build}\n"), "build it, check"),
-            None => (String::new(), "check"),
+        let steps = match self.build {
+            Some(_) => "build it, check",
+            None => "check",
         };
         format!(
-            "# A {game} bot in {language}\n\n\
+            "# A {language} bot for {game}\n\n\
              A complete bot that plays at random, with comments: put your strategy where they \
              say. Its files are sample bots of the referee's repository ({samples}). {needs}\n\n\
              From this directory, {steps} that it speaks the protocol, and play it against the \
              built-in bots:\n\n\
-             ```sh\n\
-             {build}\
-             {referee} check --game {game} {command}\n\
-             {referee} match --game {game} --bot \"me={command}\" {opponents}\n\
-             ```\n",
+             ```sh\n{commands}\n```\n",
             language = self.language.title(),
+            game = self.game.name(),
             samples = samples.join(", "),
             needs = self.language.needs(),
-            command = self.command,
-            opponents = opponents.join(" "),
+            commands = self.commands(referee).join("\n"),
         )
     }
 
@@ -433,7 +445,7 @@ mod tests {
             }
             let game = starter.game.name();
             let readme = starter.readme("/bin/referee");
-            let mut expected = Vec::from_iter(starter.build);
+            let mut expected = Vec::from_iter(starter.build.map(str::to_string));
             expected.push(format!(
                 "/bin/referee check --game {game} {}",
                 starter.command
@@ -449,8 +461,27 @@ mod tests {
                 "{readme}"
             );
         }
-        for language in Language::ALL {
-            assert!(self::starter(GameKind::Vabanque, language).is_ok());
+    }
+
+    #[test]
+    fn starter_is_the_one_asked_for_or_names_the_languages_there_are() {
+        let all = starters();
+        for &game in GameKind::ALL {
+            let of_game: Vec<&str> = all
+                .iter()
+                .filter(|s| s.game == game)
+                .map(|s| s.language.name())
+                .collect();
+            for language in Language::ALL {
+                match starter(game, language) {
+                    Ok(found) => assert_eq!((found.game, found.language), (game, language)),
+                    Err(NewBotError::NoStarter { available, .. }) => {
+                        assert!(!of_game.contains(&language.name()));
+                        assert_eq!(available, of_game.join(", "));
+                    }
+                    Err(e) => panic!("{e}"),
+                }
+            }
         }
     }
 

@@ -30,9 +30,9 @@ pub fn run(args: NewBotArgs) -> Result<ExitCode, Failure> {
         outln!("wrote {}", path.display());
     }
     outln!(
-        "\nIn {}:\n{}",
+        "\nFrom {}, as its README.md says:\n{}",
         args.dir.display(),
-        starter.readme(&referee).trim_end()
+        starter.commands(&referee).join("\n")
     );
     Ok(ExitCode::Success)
 }
