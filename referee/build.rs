@@ -10,6 +10,15 @@ use std::path::Path;
 /// What marks a starter: `<game>_random.<extension>`.
 const MARK: &str = "_random.";
 
+/// Whether `name` is `<game>_random.<extension>`, not hidden and not an editor's backup
+/// (`.x_random.py.swp`, `x_random.py~`).
+fn is_sample(name: &str) -> bool {
+    !name.starts_with('.')
+        && name.split_once(MARK).is_some_and(|(game, extension)| {
+            !game.is_empty() && extension.chars().all(|c| c.is_ascii_alphanumeric())
+        })
+}
+
 fn main() {
     let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo");
     let samples = Path::new(&manifest).join("../sample-bots");
@@ -28,7 +37,7 @@ fn main() {
         let mut files: Vec<String> = std::fs::read_dir(&folder)
             .expect("a directory of sample-bots/ is readable")
             .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
-            .filter(|name| name.contains(MARK))
+            .filter(|name| is_sample(name))
             .collect();
         files.sort();
         for file in files {
