@@ -420,21 +420,6 @@ impl Starter {
 mod tests {
     use super::*;
 
-    /// The lines of the README's one `sh` block.
-    fn commands(readme: &str) -> Vec<&str> {
-        assert_eq!(
-            readme.matches("```").count(),
-            2,
-            "one fenced block: {readme}"
-        );
-        readme
-            .lines()
-            .skip_while(|line| *line != "```sh")
-            .skip(1)
-            .take_while(|line| *line != "```")
-            .collect()
-    }
-
     #[test]
     fn each_starter_is_its_sample_and_its_readme_builds_checks_and_plays_it() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -454,12 +439,12 @@ mod tests {
                 "/bin/referee match --game {game} --bot \"me={}\" --bot ",
                 starter.command
             );
-            let commands = commands(&readme);
-            assert_eq!(commands[..commands.len() - 1], expected, "{readme}");
-            assert!(
-                commands[commands.len() - 1].starts_with(&played),
-                "{readme}"
-            );
+            let commands = starter.commands("/bin/referee");
+            assert_eq!(commands[..commands.len() - 1], expected);
+            assert!(commands[commands.len() - 1].starts_with(&played));
+            let block = format!("\n```sh\n{}\n```\n", commands.join("\n"));
+            assert!(readme.ends_with(&block), "{readme}");
+            assert_eq!(readme.matches("```").count(), 2, "one block: {readme}");
         }
     }
 
