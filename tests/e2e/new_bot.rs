@@ -181,9 +181,8 @@ fn a_new_go_bot_builds_passes_the_check_and_plays() {
 fn required(game: GameKind, language: Language) -> bool {
     match language {
         Language::Rust => with_game!(game, G => G::LISTS_ACTIONS),
-        // Until the Java and C++ samples are merged.
-        Language::Java | Language::Cpp => false,
-        Language::Python | Language::JavaScript | Language::Go => true,
+        // Python, JavaScript, Java, C++, Go, and any language added later.
+        _ => true,
     }
 }
 
