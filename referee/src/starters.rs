@@ -1,8 +1,9 @@
-//! Starter bots for `referee new-bot`, for every registered game: in Python and JavaScript, the
-//! game's sample bot `sample-bots/<language>/<game>_random.<extension>` where there is one (found
-//! by the build script, `build.rs`, and built into the binary as it is, so a starter is a sample
-//! bot by construction); in Rust, the one crate of `sample-bots/rust-starter/`, which plays among
-//! the legal actions, for every game that lists them. A new game's starters need no code here.
+//! Starter bots for `referee new-bot`, for every registered game. In Python, JavaScript, Java,
+//! C++ and Go a game's starter is its sample bot `sample-bots/<directory>/<game>_random.<extension>`
+//! where there is one (found by the build script, `build.rs`, and built into the binary as it is,
+//! so a starter is a sample bot by construction), with the files its language's samples share
+//! (Go's `go.mod`); in Rust, the one crate of `sample-bots/rust-starter/`, which plays among the
+//! legal actions, for every game that lists them. A new game's starters need no code here.
 
 use engine::{Game, GameKind, with_game};
 use std::path::{Path, PathBuf};
@@ -16,11 +17,45 @@ pub enum Language {
     Rust,
     /// JavaScript for Node.js, no packages.
     JavaScript,
+    /// Java 17, no library.
+    Java,
+    /// C++17, with the JSON library nlohmann/json (Debian's `nlohmann-json3-dev`).
+    Cpp,
+    /// Go 1.19, standard library only.
+    Go,
+}
+
+/// How a language's sample bots become starters: where they are, what they are called in the
+/// bot's directory, and how they are built and run there.
+struct Convention {
+    /// Its directory under `sample-bots/`.
+    dir: &'static str,
+    /// Its samples' extension.
+    extension: &'static str,
+    /// The starter's name in the bot's directory, or `None` to keep the sample's.
+    file: Option<&'static str>,
+    /// Files every starter of the language has besides its sample.
+    shared: &'static [StarterFile],
+    /// Whether the starter is a script made executable.
+    executable: bool,
+    /// The command that builds it, if any.
+    build: Option<&'static str>,
+    /// The command that runs it; `{file}` stands for its name in the bot's directory.
+    run: &'static str,
+    /// What it needs, for its README.
+    needs: &'static str,
 }
 
 impl Language {
     /// Every language, in the order listed to users.
-    pub const ALL: [Language; 3] = [Language::Python, Language::Rust, Language::JavaScript];
+    pub const ALL: [Language; 6] = [
+        Language::Python,
+        Language::Rust,
+        Language::JavaScript,
+        Language::Java,
+        Language::Cpp,
+        Language::Go,
+    ];
 
     /// The language's name on the command line.
     pub fn name(self) -> &'static str {
@@ -28,7 +63,94 @@ impl Language {
             Language::Python => "python",
             Language::Rust => "rust",
             Language::JavaScript => "javascript",
+            Language::Java => "java",
+            Language::Cpp => "cpp",
+            Language::Go => "go",
         }
+    }
+
+    /// How its starters are made from `sample-bots/`, for all but Rust's one crate.
+    fn convention(self) -> Option<Convention> {
+        let script = |dir, extension, interpreter, needs| Convention {
+            dir,
+            extension,
+            file: None,
+            shared: &[],
+            executable: true,
+            build: None,
+            run: interpreter,
+            needs,
+        };
+        Some(match self {
+            Language::Rust => return None,
+            Language::Python => script(
+                "python",
+                "py",
+                "python3 {file}",
+                "It needs Python 3 and its standard library only.",
+            ),
+            Language::JavaScript => script(
+                "javascript",
+                "js",
+                "node {file}",
+                "It needs Node.js and no package.",
+            ),
+            Language::Java => Convention {
+                dir: "java",
+                extension: "java",
+                file: Some("Bot.java"),
+                shared: &[],
+                executable: false,
+                build: Some("javac -d build Bot.java"),
+                run: "java -cp build Bot",
+                needs: "It needs a JDK, 17 or later (`apt install default-jdk-headless`), and no \
+                        library: the JSON reader is a small one inside Bot.java.",
+            },
+            Language::Cpp => Convention {
+                dir: "cpp",
+                extension: "cpp",
+                file: Some("bot.cpp"),
+                shared: &[],
+                executable: false,
+                build: Some("g++ -std=c++17 -O2 -Wall -o bot bot.cpp"),
+                run: "./bot",
+                needs: "It needs g++ (C++17) and the JSON library nlohmann/json, Debian's \
+                        nlohmann-json3-dev (`apt install g++ nlohmann-json3-dev`).",
+            },
+            Language::Go => Convention {
+                dir: "go",
+                extension: "go",
+                file: Some("main.go"),
+                shared: GO_SHARED,
+                executable: false,
+                build: Some("go build -o bot ."),
+                run: "./bot",
+                needs: "It needs Go 1.19 or later (`apt install golang-go`) and its standard \
+                        library only.",
+            },
+        })
+    }
+
+    /// The language's name in prose.
+    fn title(self) -> &'static str {
+        match self {
+            Language::Python => "Python",
+            Language::Rust => "Rust",
+            Language::JavaScript => "JavaScript",
+            Language::Java => "Java",
+            Language::Cpp => "C++",
+            Language::Go => "Go",
+        }
+    }
+
+    /// What the Rust starter needs, for its README.
+    const RUST_NEEDS: &'static str =
+        "It needs Rust (cargo) and one crate from crates.io, serde_json.";
+
+    /// What a starter in it needs (a sentence of its README).
+    fn needs(self) -> &'static str {
+        self.convention()
+            .map_or(Self::RUST_NEEDS, |convention| convention.needs)
     }
 }
 
@@ -45,7 +167,7 @@ pub struct StarterFile {
     pub executable: bool,
 }
 
-/// A starter bot: a game, a language, its files and how to run it.
+/// A starter bot: a game, a language, its files and how to build and run it.
 #[derive(Clone, Debug)]
 pub struct Starter {
     /// The game it plays.
@@ -76,29 +198,37 @@ const RUST_STARTER: &[StarterFile] = &[
     },
 ];
 
-/// A sample bot in a scripting language that is a game's starter (the table `build.rs` writes).
-struct ScriptStarter {
+/// The file every Go starter has besides its `main.go`: the module it is.
+const GO_SHARED: &[StarterFile] = &[StarterFile {
+    path: "go.mod",
+    sample: "sample-bots/go/go.mod",
+    text: include_str!("../../sample-bots/go/go.mod"),
+    executable: false,
+}];
+
+/// A sample bot `sample-bots/<dir>/<game>_random.<extension>` (the table `build.rs` writes).
+struct SampleBot {
+    /// Its directory under `sample-bots/`.
+    dir: &'static str,
     /// The game's name.
     game: &'static str,
-    language: Language,
-    /// Its file name, also its name in the bot's directory.
-    file: &'static str,
+    extension: &'static str,
     /// Its path from the repository's root.
     sample: &'static str,
+    /// Its file name.
+    file: &'static str,
     text: &'static str,
-    /// The program that runs it.
-    interpreter: &'static str,
 }
 
-/// Every `sample-bots/<language>/<game>_random.<extension>`.
-const SCRIPTS: &[ScriptStarter] = include!(concat!(env!("OUT_DIR"), "/starter_scripts.rs"));
+/// Every `sample-bots/<dir>/<game>_random.<extension>`.
+const SAMPLES: &[SampleBot] = include!(concat!(env!("OUT_DIR"), "/starter_samples.rs"));
 
 /// Every starter bot, game by game in the registry's order, languages in [`Language::ALL`]'s.
 pub fn starters() -> Vec<Starter> {
     let mut all = Vec::new();
     for &game in GameKind::ALL {
         for language in Language::ALL {
-            if language == Language::Rust {
+            let Some(convention) = language.convention() else {
                 if with_game!(game, G => G::LISTS_ACTIONS) {
                     all.push(Starter {
                         game,
@@ -109,21 +239,29 @@ pub fn starters() -> Vec<Starter> {
                     });
                 }
                 continue;
-            }
-            let scripts = SCRIPTS
-                .iter()
-                .filter(|s| s.game == game.name() && s.language == language);
-            all.extend(scripts.map(|script| Starter {
-                game,
-                language,
-                files: vec![StarterFile {
-                    path: script.file,
-                    sample: script.sample,
-                    text: script.text,
-                    executable: true,
-                }],
-                build: None,
-                command: format!("{} {}", script.interpreter, script.file),
+            };
+            let samples = SAMPLES.iter().filter(|s| {
+                s.game == game.name()
+                    && s.dir == convention.dir
+                    && s.extension == convention.extension
+            });
+            all.extend(samples.map(|sample| {
+                let file = convention.file.unwrap_or(sample.file);
+                let main = StarterFile {
+                    path: file,
+                    sample: sample.sample,
+                    text: sample.text,
+                    executable: convention.executable,
+                };
+                Starter {
+                    game,
+                    language,
+                    files: std::iter::once(main)
+                        .chain(convention.shared.iter().cloned())
+                        .collect(),
+                    build: convention.build,
+                    command: convention.run.replace("{file}", file),
+                }
             }));
         }
     }
@@ -185,10 +323,11 @@ pub fn starter(game: GameKind, language: Language) -> Result<Starter, NewBotErro
 }
 
 impl Starter {
-    /// The two lines of its README: how to play it against the built-in bots, and how to check
-    /// it, from its directory, with `referee` the referee's command (the running binary's
-    /// absolute path, so that the lines work whether or not the referee is on `PATH`).
-    pub fn readme(&self, referee: &str) -> String {
+    /// The commands to run from its directory, in order: its build command (if it has one),
+    /// `referee check` on it, and a match against the built-in bots, with `referee` the
+    /// referee's command (the running binary's absolute path, so that they work whether or not
+    /// the referee is on `PATH`).
+    pub fn commands(&self, referee: &str) -> Vec<String> {
         let game = self.game.name();
         let opponents: Vec<String> = with_game!(self.game, G => {
             crate::check::sparring_partners::<G>(crate::check::trial_players::<G>() - 1)
@@ -196,13 +335,43 @@ impl Starter {
         .iter()
         .map(|spec| format!("--bot {}={}", spec.name, spec.describe()))
         .collect();
-        let build = self.build.map(|b| format!("{b} && ")).unwrap_or_default();
+        let command = &self.command;
+        self.build
+            .map(str::to_string)
+            .into_iter()
+            .chain([
+                format!("{referee} check --game {game} {command}"),
+                format!(
+                    "{referee} match --game {game} --bot \"me={command}\" {}",
+                    opponents.join(" ")
+                ),
+            ])
+            .collect()
+    }
+
+    /// Its README: what it is and needs, then its [`Starter::commands`] in one `sh` block.
+    pub fn readme(&self, referee: &str) -> String {
+        let samples: Vec<String> = self
+            .files
+            .iter()
+            .map(|f| format!("`{}` is `{}`", f.path, f.sample))
+            .collect();
+        let steps = match self.build {
+            Some(_) => "build it, check",
+            None => "check",
+        };
         format!(
-            "Play it against the built-in bots, from this directory: `{build}{referee} match --game {game} --bot \"me={}\" {}`\n\
-             Check that it speaks the protocol: `{referee} check --game {game} {}`\n",
-            self.command,
-            opponents.join(" "),
-            self.command
+            "# A {language} bot for {game}\n\n\
+             A complete bot that plays at random, with comments: put your strategy where they \
+             say. Its files are sample bots of the referee's repository ({samples}). {needs}\n\n\
+             From this directory, {steps} that it speaks the protocol, and play it against the \
+             built-in bots:\n\n\
+             ```sh\n{commands}\n```\n",
+            language = self.language.title(),
+            game = self.game.name(),
+            samples = samples.join(", "),
+            needs = self.language.needs(),
+            commands = self.commands(referee).join("\n"),
         )
     }
 
@@ -252,27 +421,73 @@ mod tests {
     use super::*;
 
     #[test]
-    fn each_starter_is_its_sample_and_has_a_two_line_readme() {
+    fn each_starter_is_its_sample_and_its_readme_builds_checks_and_plays_it() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         for starter in starters() {
             for file in &starter.files {
                 let sample = std::fs::read_to_string(root.join(file.sample)).unwrap();
                 assert_eq!(file.text, sample, "{}", file.sample);
             }
-            assert_eq!(starter.readme("/bin/referee").lines().count(), 2);
-        }
-        for language in Language::ALL {
-            assert!(self::starter(GameKind::Vabanque, language).is_ok());
+            let game = starter.game.name();
+            let readme = starter.readme("/bin/referee");
+            let mut expected = Vec::from_iter(starter.build.map(str::to_string));
+            expected.push(format!(
+                "/bin/referee check --game {game} {}",
+                starter.command
+            ));
+            let played = format!(
+                "/bin/referee match --game {game} --bot \"me={}\" --bot ",
+                starter.command
+            );
+            let commands = starter.commands("/bin/referee");
+            assert_eq!(commands[..commands.len() - 1], expected);
+            assert!(commands[commands.len() - 1].starts_with(&played));
+            let block = format!("\n```sh\n{}\n```\n", commands.join("\n"));
+            assert!(readme.ends_with(&block), "{readme}");
+            assert_eq!(readme.matches("```").count(), 2, "one block: {readme}");
         }
     }
 
     #[test]
-    fn every_starter_script_is_of_a_registered_game() {
-        for script in SCRIPTS {
+    fn starter_is_the_one_asked_for_or_names_the_languages_there_are() {
+        let all = starters();
+        for &game in GameKind::ALL {
+            let of_game: Vec<&str> = all
+                .iter()
+                .filter(|s| s.game == game)
+                .map(|s| s.language.name())
+                .collect();
+            for language in Language::ALL {
+                match starter(game, language) {
+                    Ok(found) => assert_eq!((found.game, found.language), (game, language)),
+                    Err(NewBotError::NoStarter { available, .. }) => {
+                        assert!(!of_game.contains(&language.name()));
+                        assert_eq!(available, of_game.join(", "));
+                    }
+                    Err(e) => panic!("{e}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_sample_starter_is_of_a_registered_game_and_a_language() {
+        let conventions: Vec<Convention> = Language::ALL
+            .into_iter()
+            .filter_map(Language::convention)
+            .collect();
+        for sample in SAMPLES {
             assert!(
-                GameKind::from_name(script.game).is_ok(),
+                GameKind::from_name(sample.game).is_ok(),
                 "{} is named for no registered game",
-                script.sample
+                sample.sample
+            );
+            assert!(
+                conventions
+                    .iter()
+                    .any(|c| c.dir == sample.dir && c.extension == sample.extension),
+                "{} is in no language's directory or has not its extension",
+                sample.sample
             );
         }
     }

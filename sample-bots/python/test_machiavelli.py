@@ -4,7 +4,8 @@ Standard library only. Each bot's meld rules are compared with an independent va
 here another way (it tries every card a joker may stand for, then checks the plain set or run);
 every table the bots send is checked by the same validator, in hand-made positions and in whole
 games that a small referee here deals and plays (the real engine decides nothing here). The
-JavaScript starter is played through its standard input and output when `node` is installed.
+JavaScript and Go starters are played through their standard input and output when `node` and
+`go` are installed (the Go one built into a temporary directory first).
 """
 import collections
 import itertools
@@ -14,6 +15,7 @@ import random
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import unittest
 
@@ -22,6 +24,7 @@ import machiavelli_rearranger as rearranger
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 JS_STARTER = os.path.join(HERE, "..", "javascript", "machiavelli_random.js")
+GO_STARTER = os.path.join(HERE, "..", "go", "machiavelli_random.go")
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUITS = "CDHS"
 DECK = [r + s for s in SUITS for r in RANKS]
@@ -457,11 +460,11 @@ class RearrangerTest(unittest.TestCase):
 # ----- whole games with a small referee ------------------------------------------------------
 
 
-class JsBot:
-    """The JavaScript starter as a process, driven through the protocol."""
+class ProcessBot:
+    """A starter as a process (its command), driven through the protocol."""
 
-    def __init__(self, seed, max_jokers):
-        self.process = subprocess.Popen(["node", JS_STARTER], stdin=subprocess.PIPE,
+    def __init__(self, command, seed, max_jokers):
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, text=True)
         self.write({"type": "hello", "protocol": 1, "game": "machiavelli", "options": {},
                     "limits": {"startup_ms": 10000, "decision_ms": 1000}})
@@ -564,18 +567,25 @@ class GamesTest(unittest.TestCase):
         self.assertLess(mean_ms, 100)
         self.assertLess(totals[0], totals[1])
 
-    @unittest.skipUnless(shutil.which("node"), "node is not installed")
-    def test_games_of_the_javascript_starter(self):
+    def games_of(self, command):
         rng = random.Random(2)
         for game in range(6):
             jokers = game % 2 == 1
             max_jokers = 1 if game < 4 else 2
-            js = JsBot(game + 2 ** 63, max_jokers)
+            bot = ProcessBot(command, game + 2 ** 63, max_jokers)
             try:
-                play_hand(self, [js, python_starter(game), python_rearranger([])], rng,
+                play_hand(self, [bot, python_starter(game), python_rearranger([])], rng,
                           jokers, max_jokers)
             finally:
-                js.close()
+                bot.close()
+
+    @unittest.skipUnless(shutil.which("node"), "node is not installed")
+    def test_games_of_the_javascript_starter(self):
+        self.games_of(["node", JS_STARTER])
+
+    @unittest.skipUnless(shutil.which("go"), "go is not installed")
+    def test_games_of_the_go_starter(self):
+        self.games_of(go_starter())
 
 
 # ----- the protocol, line by line ------------------------------------------------------------
@@ -614,6 +624,18 @@ SESSION = [
     {"type": "match_end", "match_id": "match-1", "scores": [0, 10, 20], "ranks": [1, 2, 3]},
     {"type": "goodbye"},
 ]
+
+
+BUILT = tempfile.TemporaryDirectory(prefix="machiavelli-go-")  # removed when the tests end
+
+
+def go_starter():
+    """The command of the Go starter, built (once) into a temporary directory."""
+    program = os.path.join(BUILT.name, "bot")
+    if not os.path.exists(program):
+        subprocess.run(["go", "build", "-o", program, GO_STARTER], check=True,
+                       cwd=os.path.dirname(GO_STARTER))
+    return [program]
 
 
 def converse(command, messages):
@@ -660,6 +682,10 @@ class ProtocolTest(unittest.TestCase):
     @unittest.skipUnless(shutil.which("node"), "node is not installed")
     def test_the_javascript_starter(self):
         self.check_session(["node", JS_STARTER], False)
+
+    @unittest.skipUnless(shutil.which("go"), "go is not installed")
+    def test_the_go_starter(self):
+        self.check_session(go_starter(), False)
 
     def test_the_bots_exit_at_the_end_of_input_without_goodbye(self):
         for script in ("machiavelli_random.py", "machiavelli_rearranger.py"):

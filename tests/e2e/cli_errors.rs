@@ -113,4 +113,13 @@ fn check_and_new_bot_refuse_what_they_cannot_use() {
         &["new-bot", "--game", "vabanque", "--lang", "cobol", "x"],
         "invalid value 'cobol'",
     );
+    refused(
+        &["new-bot", "--game", "vabanque", "--lang", "cobol", "x"],
+        "[possible values: python, rust, javascript, java, cpp, go]",
+    );
+    // `c++` is `cpp`: the language is taken, and the game is what is refused.
+    refused(
+        &["new-bot", "--game", "chess", "--lang", "c++", "x"],
+        "unknown game 'chess'",
+    );
 }

@@ -229,10 +229,15 @@ fn every_refused_table_costs_three_cards_and_is_explained_to_its_bot_alone() {
 #[test]
 fn the_sample_bots_own_tests_pass() {
     // Their meld logic against an independent validator, the guide's example found by the
-    // rearranger, and each bot answering protocol lines.
+    // rearranger, and each bot answering protocol lines (the Go starter built with its cache
+    // here, as tests/e2e/new_bot.rs does, rather than in a HOME that may not be writable).
     let python = std::process::Command::new("python3")
         .args(["-m", "unittest", "-q", "test_machiavelli"])
         .current_dir(file("sample-bots/python"))
+        .env(
+            "GOCACHE",
+            std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("go-cache"),
+        )
         .output()
         .unwrap();
     assert!(python.status.success(), "{}", stderr(&python));

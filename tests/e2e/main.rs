@@ -1,5 +1,5 @@
 //! End-to-end tests: the real `referee` binary against real bot processes (Python, Rust,
-//! JavaScript, Java, Go and C, and the misbehaving bots of `tests/bots/`).
+//! JavaScript, Java, C++, Go and C, and the misbehaving bots of `tests/bots/`).
 //!
 //! The binaries must be built first: `cargo build --workspace --bins` (the README's test
 //! command, `cargo build --workspace --bins --tests && cargo test --workspace`, does it).
@@ -22,6 +22,7 @@ mod match_log;
 mod matches;
 mod narrative;
 mod nava;
+mod new_bot;
 mod privileges;
 mod readme;
 mod replay;

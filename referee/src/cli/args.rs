@@ -304,6 +304,13 @@ pub enum LangArg {
     Rust,
     /// JavaScript for Node.js, no packages.
     Javascript,
+    /// Java 17, no library.
+    Java,
+    /// C++17 with nlohmann/json (Debian's nlohmann-json3-dev).
+    #[value(alias = "c++")]
+    Cpp,
+    /// Go 1.19, standard library only.
+    Go,
 }
 
 /// `referee new-bot`.

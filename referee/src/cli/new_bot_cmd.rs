@@ -1,4 +1,5 @@
-//! `referee new-bot`: writes a starter bot (a sample bot, as it is) and a two-line README.
+//! `referee new-bot`: writes a starter bot (a sample bot, as it is) and a README of the
+//! commands that build, check and play it.
 
 use super::Failure;
 use super::args::{LangArg, NewBotArgs};
@@ -14,6 +15,9 @@ pub fn run(args: NewBotArgs) -> Result<ExitCode, Failure> {
         LangArg::Python => Language::Python,
         LangArg::Rust => Language::Rust,
         LangArg::Javascript => Language::JavaScript,
+        LangArg::Java => Language::Java,
+        LangArg::Cpp => Language::Cpp,
+        LangArg::Go => Language::Go,
     };
     let starter = starter(game, language).map_err(Failure::usage)?;
     // The running binary by its absolute path: the README's lines then work from the bot's
@@ -26,9 +30,9 @@ pub fn run(args: NewBotArgs) -> Result<ExitCode, Failure> {
         outln!("wrote {}", path.display());
     }
     outln!(
-        "\nIn {}:\n{}",
+        "\nFrom {}, as its README.md says:\n{}",
         args.dir.display(),
-        starter.readme(&referee).trim_end()
+        starter.commands(&referee).join("\n")
     );
     Ok(ExitCode::Success)
 }
