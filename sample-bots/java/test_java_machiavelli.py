@@ -9,7 +9,6 @@ deals, every table the bot sends checked by the kit's independent validator.
 `StarterChecks` holds the checks; the C++ starter's test (../cpp/test_cpp_machiavelli.py) runs
 the same ones, since both are ports of the same Python bot.
 """
-import json
 import os
 import random
 import shutil
@@ -21,19 +20,6 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
 import test_machiavelli as kit  # noqa: E402  (the Python samples' test kit)
-
-
-class ProcessBot(kit.JsBot):
-    """A bot process driven through the protocol: the kit's JsBot, with another command."""
-
-    def __init__(self, command, seed, max_jokers):
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        text=True)
-        self.write(kit.HELLO)
-        assert json.loads(self.process.stdout.readline())["type"] == "hello"
-        options = {"cards": 13, "hands": 1, "jokers": True, "jokers_per_meld": max_jokers}
-        self.write(kit.match_start(options) | {"seed": seed})
-        self.requests = 0
 
 
 def answers(command, positions):
@@ -55,7 +41,7 @@ def games(test, command, seed):
     actions = []
     for game in range(8):
         jokers, max_jokers = game % 2 == 1, 1 if game < 6 else 2
-        bot = ProcessBot(command, game + 2 ** 63, max_jokers)  # a seed beyond a signed long
+        bot = kit.ProcessBot(command, game + 2 ** 63, max_jokers)  # a seed beyond a signed long
 
         def recorded(view, max_jokers, bot=bot):
             actions.append(bot(view, max_jokers))
