@@ -2,7 +2,7 @@
 
 use super::Failure;
 use super::args::{LeaderboardArgs, MergeArgs};
-use super::board_render;
+use super::board_render::{self, Legend};
 use super::output::out;
 use crate::tournament::Leaderboard;
 use crate::tournament::results::{
@@ -26,7 +26,11 @@ pub fn run_leaderboard(args: LeaderboardArgs) -> Result<ExitCode, Failure> {
     results::check_results(&args.dir, &meta, &results).map_err(Failure::usage)?;
     out!(
         "{}",
-        board_render::render(&leaderboard(&meta, &results)?, args.format)
+        board_render::render(
+            &leaderboard(&meta, &results)?,
+            args.format,
+            Legend::unless(args.no_legend)
+        )
     );
     Ok(ExitCode::Success)
 }
@@ -71,7 +75,11 @@ pub fn run_merge(args: MergeArgs) -> Result<ExitCode, Failure> {
     }
     out!(
         "{}",
-        board_render::render(&leaderboard(&meta, &merged)?, args.format)
+        board_render::render(
+            &leaderboard(&meta, &merged)?,
+            args.format,
+            Legend::unless(args.no_legend)
+        )
     );
     Ok(ExitCode::Success)
 }

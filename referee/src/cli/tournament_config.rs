@@ -2,6 +2,7 @@
 
 use super::Failure;
 use super::args::{BoardFormat, ScheduleArg, TournamentArgs};
+use super::board_render::Legend;
 use super::bot_settings::process_options;
 use super::match_config::{
     BotEntry, Refereeing, RefereeingFile, bot_specs, drawn_seed, game_kind, game_options, read_toml,
@@ -49,6 +50,8 @@ pub struct TournamentSettings {
     pub quiet: bool,
     /// Leaderboard format.
     pub board: BoardFormat,
+    /// Whether the leaderboard has its legend.
+    pub legend: Legend,
 }
 
 /// The file's `format`: the leaderboard's output format; a schedule's name there is refused
@@ -203,6 +206,7 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentSettings, Failure> {
         seed_drawn: seed.is_none(),
         quiet: args.quiet,
         board,
+        legend: Legend::unless(args.no_legend),
     })
 }
 
