@@ -173,7 +173,7 @@ pub struct LeaderboardArgs {
     #[arg(long, value_name = "NAME")]
     pub bot: Option<String>,
     /// With --bot: at most N matches in the table and the faults of at most N matches (0: all).
-    #[arg(long, value_name = "N", default_value_t = 50, requires = "bot")]
+    #[arg(long, value_name = "N", default_value_t = 20, requires = "bot")]
     pub limit: usize,
 }
 

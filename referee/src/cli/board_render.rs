@@ -53,7 +53,8 @@ fn opt(v: Option<f64>) -> String {
     v.map(|v| v.to_string()).unwrap_or_default()
 }
 
-fn csv_field(field: &str) -> String {
+/// `field` as a CSV field: quoted where it holds a comma, a quote or a line break.
+pub fn csv_field(field: &str) -> String {
     if field.contains([',', '"', '\n']) {
         format!("\"{}\"", field.replace('"', "\"\""))
     } else {
