@@ -146,7 +146,7 @@ pub fn render(board: &Leaderboard, format: BoardFormat, legend: Legend) -> Strin
             let md = format == BoardFormat::Markdown;
             let text = board_table(board);
             let words = match legend {
-                Legend::Shown => format!("\n{}", legend_text(&text.columns, md)),
+                Legend::Shown => format!("\n{}", legend_text(&text.legend(), md)),
                 Legend::Hidden => String::new(),
             };
             format!(
