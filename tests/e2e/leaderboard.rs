@@ -15,7 +15,11 @@ fn legend_of(text: &str, title: &str, next: &str) -> String {
     let start = legend
         .find(&format!("\n  {title} "))
         .unwrap_or_else(|| panic!("{title}: {legend}"));
-    let end = start + 1 + legend[start + 1..].find(&format!("\n  {next} ")).expect(next);
+    let end = start
+        + 1
+        + legend[start + 1..]
+            .find(&format!("\n  {next} "))
+            .expect(next);
     legend[start..end]
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -32,14 +36,27 @@ fn the_leaderboard_has_a_legend_in_plain_words_with_each_games_score_direction()
     ] {
         let dir = base.join(game);
         let mut cmd = referee();
-        cmd.args(["tournament", "--game", game, "--players", "3", "--seed", "5"])
-            .args(["-q", "--out", dir.to_str().unwrap()]);
+        cmd.args([
+            "tournament",
+            "--game",
+            game,
+            "--players",
+            "3",
+            "--seed",
+            "5",
+        ])
+        .args(["-q", "--out", dir.to_str().unwrap()]);
         for (i, bot) in bots.iter().enumerate() {
             cmd.args(["--bot", &format!("b{i}=builtin:{bot}")]);
         }
         let played = cmd.output().unwrap();
         assert!(played.status.success(), "{}", stderr(&played));
-        let json = board(&run(&["leaderboard", dir.to_str().unwrap(), "--format", "json"]));
+        let json = board(&run(&[
+            "leaderboard",
+            dir.to_str().unwrap(),
+            "--format",
+            "json",
+        ]));
         let score_name = json["score_name"].as_str().unwrap();
         let higher = json["higher_is_better"].as_bool().unwrap();
         // The table printed at the end of the tournament and by `referee leaderboard` alike.
@@ -50,10 +67,7 @@ fn the_leaderboard_has_a_legend_in_plain_words_with_each_games_score_direction()
             text.replace(&format!("results: {}\n", dir.display()), "")
         );
         // Every column's title has its words, in the order of the table.
-        let header = text
-            .lines()
-            .find(|l| l.starts_with("│ rank"))
-            .expect(&text);
+        let header = text.lines().find(|l| l.starts_with("│ rank")).expect(&text);
         let titles: Vec<&str> = header
             .split('│')
             .map(str::trim)
@@ -85,7 +99,10 @@ fn the_leaderboard_has_a_legend_in_plain_words_with_each_games_score_direction()
         // Left out on request; Markdown has it as a list; JSON and CSV never.
         let bare = stdout(&run(&["leaderboard", dir.to_str().unwrap(), "--no-legend"]));
         assert!(!bare.contains("What the columns mean"), "{bare}");
-        assert!(bare.contains("│ rank") && bare.contains("Head to head"), "{bare}");
+        assert!(
+            bare.contains("│ rank") && bare.contains("Head to head"),
+            "{bare}"
+        );
         let md = stdout(&run(&[
             "leaderboard",
             dir.to_str().unwrap(),
@@ -93,7 +110,12 @@ fn the_leaderboard_has_a_legend_in_plain_words_with_each_games_score_direction()
             "markdown",
         ]));
         assert!(md.contains("- **wins**: First places."), "{md}");
-        let csv = stdout(&run(&["leaderboard", dir.to_str().unwrap(), "--format", "csv"]));
+        let csv = stdout(&run(&[
+            "leaderboard",
+            dir.to_str().unwrap(),
+            "--format",
+            "csv",
+        ]));
         assert!(!csv.contains("What the columns mean"), "{csv}");
         assert_eq!(csv.lines().count(), 4, "{csv}");
     }
@@ -153,12 +175,19 @@ fn a_bots_view_lists_its_faults_with_their_messages_and_where_its_stderr_is() {
             range["to"].as_u64().unwrap(),
         );
         assert!(text.contains(&format!("│ {file} {from}-{to} ")), "{text}");
-        let place = format!("stderr: bytes {from} to {to} of {file} ({} bytes): ", to - from);
+        let place = format!(
+            "stderr: bytes {from} to {to} of {file} ({} bytes): ",
+            to - from
+        );
         let at = text.find(&place).expect(&place);
         let command = text[at + place.len()..].lines().next().unwrap();
         let printed = shell(command, &root()).output().unwrap();
         let bytes = std::fs::read(dir.join("stderr").join(file)).unwrap();
-        assert_eq!(printed.stdout, bytes[from as usize..to as usize], "{command}");
+        assert_eq!(
+            printed.stdout,
+            bytes[from as usize..to as usize],
+            "{command}"
+        );
         assert!(
             String::from_utf8_lossy(&printed.stdout).contains("RuntimeError: crasher"),
             "{command}"
@@ -166,10 +195,14 @@ fn a_bots_view_lists_its_faults_with_their_messages_and_where_its_stderr_is() {
     }
     assert!(faults >= played.len(), "{faults} faults: {text}");
     // Its last lines of stderr under the faults of a match.
-    assert!(text.contains("  | RuntimeError: crasher: deliberate crash"), "{text}");
+    assert!(
+        text.contains("  | RuntimeError: crasher: deliberate crash"),
+        "{text}"
+    );
 
     // JSON: the report's data for the bot, every range as recorded.
-    let json: Value = serde_json::from_slice(&bot_view(dir, "crasher", &["--format", "json"]).stdout).unwrap();
+    let json: Value =
+        serde_json::from_slice(&bot_view(dir, "crasher", &["--format", "json"]).stdout).unwrap();
     let matches = json["matches"].as_array().unwrap();
     assert_eq!(matches.len(), played.len());
     for (m, (r, seat)) in matches.iter().zip(&played) {

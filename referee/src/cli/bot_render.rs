@@ -126,7 +126,10 @@ fn faults_of(report: &BotReport, m: &BotMatch, view: &BotView<'_>) -> String {
             .unwrap_or_else(|| "outside a decision".into());
         out += &format!("  {at}, {}: {}\n", f.fault, f.message);
     }
-    out += &format!("  stderr: {}\n", stderr_place(m.stderr_range.as_ref(), view));
+    out += &format!(
+        "  stderr: {}\n",
+        stderr_place(m.stderr_range.as_ref(), view)
+    );
     if let Some(excerpt) = &m.stderr {
         let lines: Vec<&str> = excerpt.text.lines().collect();
         for line in &lines[lines.len().saturating_sub(STDERR_LINES)..] {

@@ -5,8 +5,8 @@ use super::Failure;
 use super::args::{LeaderboardArgs, MergeArgs};
 use super::board_render::{self, Legend};
 use super::bot_render::{self, BotView};
-use crate::report::data::bot_report;
 use super::output::out;
+use crate::report::data::bot_report;
 use crate::tournament::Leaderboard;
 use crate::tournament::results::{
     self, MatchResult, ResultsFile, TournamentMeta, difference, read_meta,

@@ -232,8 +232,8 @@ mod tests {
         files.sort();
         assert!(files.len() >= 4, "{files:?}");
         for file in files {
-            let cli = Cli::try_parse_from(["referee", "tournament", file.to_str().unwrap()])
-                .unwrap();
+            let cli =
+                Cli::try_parse_from(["referee", "tournament", file.to_str().unwrap()]).unwrap();
             let Command::Tournament(args) = cli.command else {
                 unreachable!("a tournament was parsed")
             };
