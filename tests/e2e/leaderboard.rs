@@ -51,17 +51,17 @@ fn the_leaderboard_has_a_legend_in_plain_words_with_each_games_score_direction()
         }
         let played = cmd.output().unwrap();
         assert!(played.status.success(), "{}", stderr(&played));
-        let json = board(&run(&[
-            "leaderboard",
-            dir.to_str().unwrap(),
-            "--format",
-            "json",
-        ]));
+        let leaderboard = |extra: &[&str]| {
+            let mut args = vec!["leaderboard", dir.to_str().unwrap()];
+            args.extend_from_slice(extra);
+            run(&args)
+        };
+        let json = board(&leaderboard(&["--format", "json"]));
         let score_name = json["score_name"].as_str().unwrap();
         let higher = json["higher_is_better"].as_bool().unwrap();
         // The table printed at the end of the tournament and by `referee leaderboard` alike.
         let text = stdout(&played);
-        let again = run(&["leaderboard", dir.to_str().unwrap()]);
+        let again = leaderboard(&[]);
         assert_eq!(
             stdout(&again),
             text.replace(&format!("results: {}\n", dir.display()), "")
@@ -97,25 +97,15 @@ fn the_leaderboard_has_a_legend_in_plain_words_with_each_games_score_direction()
             "{text}"
         );
         // Left out on request; Markdown has it as a list; JSON and CSV never.
-        let bare = stdout(&run(&["leaderboard", dir.to_str().unwrap(), "--no-legend"]));
+        let bare = stdout(&leaderboard(&["--no-legend"]));
         assert!(!bare.contains("What the columns mean"), "{bare}");
         assert!(
             bare.contains("│ rank") && bare.contains("Head to head"),
             "{bare}"
         );
-        let md = stdout(&run(&[
-            "leaderboard",
-            dir.to_str().unwrap(),
-            "--format",
-            "markdown",
-        ]));
+        let md = stdout(&leaderboard(&["--format", "markdown"]));
         assert!(md.contains("- **wins**: First places."), "{md}");
-        let csv = stdout(&run(&[
-            "leaderboard",
-            dir.to_str().unwrap(),
-            "--format",
-            "csv",
-        ]));
+        let csv = stdout(&leaderboard(&["--format", "csv"]));
         assert!(!csv.contains("What the columns mean"), "{csv}");
         assert_eq!(csv.lines().count(), 4, "{csv}");
     }
