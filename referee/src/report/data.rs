@@ -2,8 +2,8 @@
 //! the leaderboard ([`scoring`](crate::tournament::scoring)) as text cells with their legend
 //! ([`board_table`]), its head-to-head matrix, the ratings after each match
 //! ([`ratings::history`]), a Nava tournament's Victory Points round by round, and per bot its
-//! matches, its faults with their messages and the stderr it wrote in each match it faulted in.
-//! The page only draws it.
+//! matches, its faults with their messages and the stderr it wrote in each match it faulted in
+//! ([`bot_report`], which `referee leaderboard --bot` prints too). The page only draws it.
 
 use super::stderr_excerpt::{StderrExcerpt, excerpt};
 use crate::tournament::board_table::{BoardTable, board_table};
