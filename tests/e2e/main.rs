@@ -15,6 +15,7 @@ mod every_game;
 mod fair_cpu;
 mod faults;
 mod faulty_tournament;
+mod leaderboard;
 mod lifecycle;
 mod lines_and_environment;
 mod machiavelli;

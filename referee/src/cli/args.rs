@@ -152,6 +152,9 @@ pub struct TournamentArgs {
     /// How to print the leaderboard.
     #[arg(long, value_enum)]
     pub format: Option<BoardFormat>,
+    /// Leave out the legend under the leaderboard (what each column means).
+    #[arg(long)]
+    pub no_legend: bool,
 }
 
 /// `referee leaderboard`.
@@ -162,6 +165,16 @@ pub struct LeaderboardArgs {
     /// How to print it.
     #[arg(long, value_enum, default_value_t)]
     pub format: BoardFormat,
+    /// Leave out the legend under the leaderboard (what each column means).
+    #[arg(long)]
+    pub no_legend: bool,
+    /// Instead of the leaderboard, this bot's part of the tournament: its faults with their
+    /// messages, its matches, and where its stderr of each match is.
+    #[arg(long, value_name = "NAME")]
+    pub bot: Option<String>,
+    /// With --bot: at most N matches in the table and the faults of at most N matches (0: all).
+    #[arg(long, value_name = "N", default_value_t = 20, requires = "bot")]
+    pub limit: usize,
 }
 
 /// `referee report`.
@@ -227,6 +240,9 @@ pub struct MergeArgs {
     /// How to print the leaderboard.
     #[arg(long, value_enum, default_value_t)]
     pub format: BoardFormat,
+    /// Leave out the legend under the leaderboard (what each column means).
+    #[arg(long)]
+    pub no_legend: bool,
 }
 
 /// Output formats for results.

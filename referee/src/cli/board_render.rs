@@ -1,15 +1,41 @@
 //! Rendering a leaderboard: a table, JSON, CSV or Markdown. The numbers come from
-//! `tournament::standings`, the cells of the table and Markdown from
-//! `tournament::board_table`; this file only lays them out.
+//! `tournament::standings`, the cells of the table and Markdown and the legend under them (what
+//! each column means, from `tournament::legend`) from `tournament::board_table`; this file only
+//! lays them out.
 
 use super::args::BoardFormat;
 use super::nava_render;
 use crate::tournament::Leaderboard;
-use crate::tournament::board_table::board_table;
+use crate::tournament::board_table::{Column, board_table};
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
-fn table(rows: Vec<Vec<String>>, markdown: bool) -> String {
+/// The width the terminal legend is wrapped at (fixed, so that the output does not depend on
+/// the terminal).
+const LEGEND_WIDTH: usize = 100;
+
+/// Whether a rendering of the table or Markdown has the legend under the standings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Legend {
+    /// What each column means, in plain words (the default).
+    Shown,
+    /// The tables alone (`--no-legend`).
+    Hidden,
+}
+
+impl Legend {
+    /// [`Legend::Hidden`] when `no_legend` is set.
+    pub fn unless(no_legend: bool) -> Legend {
+        if no_legend {
+            Legend::Hidden
+        } else {
+            Legend::Shown
+        }
+    }
+}
+
+/// A plain or Markdown table of `rows`, the first being the header.
+pub fn table(rows: Vec<Vec<String>>, markdown: bool) -> String {
     let mut builder = Builder::default();
     for row in rows {
         builder.push_record(row);
@@ -27,7 +53,8 @@ fn opt(v: Option<f64>) -> String {
     v.map(|v| v.to_string()).unwrap_or_default()
 }
 
-fn csv_field(field: &str) -> String {
+/// `field` as a CSV field: quoted where it holds a comma, a quote or a line break.
+pub fn csv_field(field: &str) -> String {
     if field.contains([',', '"', '\n']) {
         format!("\"{}\"", field.replace('"', "\"\""))
     } else {
@@ -35,8 +62,40 @@ fn csv_field(field: &str) -> String {
     }
 }
 
-/// The leaderboard in `format`.
-pub fn render(board: &Leaderboard, format: BoardFormat) -> String {
+/// What each of `columns` means: for the terminal, a title and its words wrapped beside it;
+/// for Markdown, a list.
+fn legend_text(columns: &[Column], markdown: bool) -> String {
+    let mut out = String::from("What the columns mean:\n");
+    if markdown {
+        out.push('\n');
+        for c in columns {
+            out += &format!("- **{}**: {}\n", c.title, c.legend);
+        }
+        return out;
+    }
+    let title_width = columns
+        .iter()
+        .map(|c| c.title.chars().count())
+        .max()
+        .unwrap_or(0);
+    let rest = " ".repeat(title_width + 4);
+    for c in columns {
+        let first = format!("  {:title_width$}  ", c.title);
+        let options = textwrap::Options::new(LEGEND_WIDTH)
+            .initial_indent(&first)
+            .subsequent_indent(&rest)
+            .word_splitter(textwrap::WordSplitter::NoHyphenation);
+        for line in textwrap::wrap(&c.legend, options) {
+            out += line.trim_end();
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The leaderboard in `format`; the table and Markdown with the legend under the standings
+/// when `legend` is [`Legend::Shown`] (JSON and CSV never have it).
+pub fn render(board: &Leaderboard, format: BoardFormat, legend: Legend) -> String {
     match format {
         BoardFormat::Json => {
             serde_json::to_string_pretty(board).expect("leaderboards serialize") + "\n"
@@ -86,8 +145,12 @@ pub fn render(board: &Leaderboard, format: BoardFormat) -> String {
         BoardFormat::Table | BoardFormat::Markdown => {
             let md = format == BoardFormat::Markdown;
             let text = board_table(board);
+            let words = match legend {
+                Legend::Shown => format!("\n{}", legend_text(&text.legend(), md)),
+                Legend::Hidden => String::new(),
+            };
             format!(
-                "{}\n\n{}\n\nHead to head (how often the row bot finished above the column bot, of their meetings):\n\n{}\n",
+                "{}\n\n{}\n{words}\nHead to head (how often the row bot finished above the column bot, of their meetings):\n\n{}\n",
                 text.summary,
                 table(text.standings_with_header(), md),
                 table(text.head_to_head, md)

@@ -1,9 +1,12 @@
-//! `referee leaderboard DIR` and `referee merge DIR...`: the leaderboard from results on disk.
+//! `referee leaderboard DIR` and `referee merge DIR...`: the leaderboard from results on disk;
+//! `referee leaderboard DIR --bot NAME`: one bot's faults and matches.
 
 use super::Failure;
 use super::args::{LeaderboardArgs, MergeArgs};
-use super::board_render;
+use super::board_render::{self, Legend};
+use super::bot_render::{self, BotView};
 use super::output::out;
+use crate::report::data::bot_report;
 use crate::tournament::Leaderboard;
 use crate::tournament::results::{
     self, MatchResult, ResultsFile, TournamentMeta, difference, read_meta,
@@ -19,15 +22,34 @@ fn leaderboard(
     crate::tournament::leaderboard(meta, results).map_err(Failure::usage)
 }
 
-/// Runs `referee leaderboard`.
+/// Runs `referee leaderboard`: the leaderboard, or with `--bot` that bot's part.
 pub fn run_leaderboard(args: LeaderboardArgs) -> Result<ExitCode, Failure> {
     let meta = read_meta(&args.dir).map_err(Failure::usage)?;
     let (results, _) = results::read_results(&args.dir).map_err(Failure::usage)?;
     results::check_results(&args.dir, &meta, &results).map_err(Failure::usage)?;
-    out!(
-        "{}",
-        board_render::render(&leaderboard(&meta, &results)?, args.format)
-    );
+    let board = leaderboard(&meta, &results)?;
+    let Some(name) = &args.bot else {
+        out!(
+            "{}",
+            board_render::render(&board, args.format, Legend::unless(args.no_legend))
+        );
+        return Ok(ExitCode::Success);
+    };
+    let report = bot_report(&args.dir, &meta, &board, &results, name).ok_or_else(|| {
+        let names: Vec<&str> = meta.bots.iter().map(|b| b.name.as_str()).collect();
+        Failure::usage(format!(
+            "--bot {name}: no bot of that name in {}; its bots: {}",
+            args.dir.display(),
+            names.join(", ")
+        ))
+    })?;
+    let view = BotView {
+        dir: &args.dir,
+        score_name: &board.score_name,
+        bots: board.standings.len(),
+        limit: args.limit,
+    };
+    out!("{}", bot_render::render(&report, &view, args.format));
     Ok(ExitCode::Success)
 }
 
@@ -71,7 +93,11 @@ pub fn run_merge(args: MergeArgs) -> Result<ExitCode, Failure> {
     }
     out!(
         "{}",
-        board_render::render(&leaderboard(&meta, &merged)?, args.format)
+        board_render::render(
+            &leaderboard(&meta, &merged)?,
+            args.format,
+            Legend::unless(args.no_legend)
+        )
     );
     Ok(ExitCode::Success)
 }

@@ -4,6 +4,7 @@
 mod args;
 mod bench_cmd;
 mod board_render;
+mod bot_render;
 mod bot_settings;
 mod check_cmd;
 mod check_render;

@@ -61,7 +61,10 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
             Ok(ExitCode::Interrupted)
         }
         Outcome::Finished(board) => {
-            out!("{}", board_render::render(&board, settings.board));
+            out!(
+                "{}",
+                board_render::render(&board, settings.board, settings.legend)
+            );
             if settings.board == BoardFormat::Table {
                 outln!("results: {}", config.out.display());
             }

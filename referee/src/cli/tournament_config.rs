@@ -2,6 +2,7 @@
 
 use super::Failure;
 use super::args::{BoardFormat, ScheduleArg, TournamentArgs};
+use super::board_render::Legend;
 use super::bot_settings::process_options;
 use super::match_config::{
     BotEntry, Refereeing, RefereeingFile, bot_specs, drawn_seed, game_kind, game_options, read_toml,
@@ -49,6 +50,8 @@ pub struct TournamentSettings {
     pub quiet: bool,
     /// Leaderboard format.
     pub board: BoardFormat,
+    /// Whether the leaderboard has its legend.
+    pub legend: Legend,
 }
 
 /// The file's `format`: the leaderboard's output format; a schedule's name there is refused
@@ -203,12 +206,59 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentSettings, Failure> {
         seed_drawn: seed.is_none(),
         quiet: args.quiet,
         board,
+        legend: Legend::unless(args.no_legend),
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::parse_shard;
+    use super::{from_args, parse_shard};
+    use crate::cli::args::{Cli, Command};
+    use crate::tournament::{Plan, plan, schedule};
+    use clap::Parser;
+
+    /// Every shipped example (examples/*.toml) plays whole cycles: the settings it gives, as
+    /// `referee tournament FILE` reads them, make no "not a whole number of cycles" note when
+    /// it starts (the same [`plan`] decides), and every bot plays as many matches as every
+    /// other.
+    #[test]
+    fn every_shipped_example_plays_whole_cycles_and_every_bot_as_often() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .collect();
+        files.sort();
+        assert!(files.len() >= 4, "{files:?}");
+        for file in files {
+            let cli =
+                Cli::try_parse_from(["referee", "tournament", file.to_str().unwrap()]).unwrap();
+            let Command::Tournament(args) = cli.command else {
+                unreachable!("a tournament was parsed")
+            };
+            let config = from_args(args)
+                .unwrap_or_else(|e| panic!("{}: {}", file.display(), e.message))
+                .config;
+            let Plan { spec, unbalanced } = plan(&config).unwrap();
+            assert_eq!(
+                unbalanced,
+                None,
+                "{}: {} matches are not whole cycles",
+                file.display(),
+                spec.matches
+            );
+            let mut played = vec![0u64; spec.bots];
+            for m in schedule::build(&spec) {
+                m.seats.iter().for_each(|&b| played[b] += 1);
+            }
+            assert!(
+                played.iter().all(|&n| n == played[0] && n > 0),
+                "{}: matches per bot {played:?}",
+                file.display()
+            );
+        }
+    }
 
     #[test]
     fn shards_are_one_based_on_the_command_line() {

@@ -2,15 +2,15 @@
 //! the leaderboard ([`scoring`](crate::tournament::scoring)) as text cells with their legend
 //! ([`board_table`]), its head-to-head matrix, the ratings after each match
 //! ([`ratings::history`]), a Nava tournament's Victory Points round by round, and per bot its
-//! matches, its faults with their messages and the stderr it wrote in each match it faulted in.
-//! The page only draws it.
+//! matches, its faults with their messages and the stderr it wrote in each match it faulted in
+//! ([`bot_report`], which `referee leaderboard --bot` prints too). The page only draws it.
 
 use super::stderr_excerpt::{StderrExcerpt, excerpt};
 use crate::tournament::board_table::{BoardTable, board_table};
 use crate::tournament::legend;
 use crate::tournament::ratings::{self, BotHistory};
 use crate::tournament::results::{
-    self, MatchResult, ResultsError, TournamentMeta, check_results, read_meta,
+    self, MatchResult, ResultsError, StderrRange, TournamentMeta, check_results, read_meta,
 };
 use crate::tournament::{Leaderboard, leaderboard};
 use engine::UnknownGame;
@@ -114,6 +114,8 @@ pub struct BotMatch {
     pub id: u64,
     /// Its duplicate group.
     pub group: u64,
+    /// Its seed, as text (a 64-bit seed is above what a JavaScript number holds exactly).
+    pub seed: String,
     /// The bot's seat.
     pub seat: usize,
     /// The bot's rank (1 = best).
@@ -128,6 +130,9 @@ pub struct BotMatch {
     pub forfeited: bool,
     /// Whether the match's log was kept (`logs/ID.jsonl`), so that it has a replay.
     pub log: bool,
+    /// Where the bot's stderr of this match is: its file in `stderr/` and the byte range, as
+    /// `matches.jsonl` records it (`None` for a built-in bot, or results without ranges).
+    pub stderr_range: Option<StderrRange>,
     /// In a match where the bot faulted: what it wrote to stderr during it, where that is
     /// recorded and the file can be read.
     pub stderr: Option<StderrExcerpt>,
@@ -200,15 +205,7 @@ pub fn of_results(
     let bots = board
         .standings
         .iter()
-        .map(|s| {
-            let command = meta
-                .bots
-                .iter()
-                .find(|b| b.name == s.bot)
-                .map(|b| b.command.clone())
-                .unwrap_or_default();
-            bot_report(dir, &s.bot, command, s.rank, results)
-        })
+        .filter_map(|s| bot_report(dir, &meta, &board, results, &s.bot))
         .collect();
     Ok(TournamentReport {
         dir: dir.display().to_string(),
@@ -242,14 +239,19 @@ fn thinned(mut history: BotHistory) -> BotHistory {
     history
 }
 
-/// Bot `bot`'s matches and faults in `results`.
-fn bot_report(
+/// Bot `bot`'s part of the tournament `meta` describes: its place on `board`, its matches and
+/// faults in `results`, and where its stderr of each match is (excerpts read from `dir`'s
+/// `stderr/` for the matches it faulted in). `None` when the tournament has no bot of that
+/// name (`referee leaderboard --bot` lists them).
+pub fn bot_report(
     dir: &Path,
-    bot: &str,
-    command: String,
-    rank: usize,
+    meta: &TournamentMeta,
+    board: &Leaderboard,
     results: &BTreeMap<u64, MatchResult>,
-) -> BotReport {
+    bot: &str,
+) -> Option<BotReport> {
+    let command = meta.bots.iter().find(|b| b.name == bot)?.command.clone();
+    let rank = board.standings.iter().find(|s| s.bot == bot)?.rank;
     let stderr_dir = dir.join("stderr");
     let logs_dir = dir.join("logs");
     let mut matches = Vec::new();
@@ -270,18 +272,16 @@ fn bot_report(
                 message: f.message.clone(),
             })
             .collect();
+        let range = result.stderr.get(seat).and_then(Option::as_ref);
         let stderr = if own.is_empty() {
             None
         } else {
-            result
-                .stderr
-                .get(seat)
-                .and_then(Option::as_ref)
-                .and_then(|range| excerpt(&stderr_dir, range))
+            range.and_then(|range| excerpt(&stderr_dir, range))
         };
         matches.push(BotMatch {
             id: result.id,
             group: result.group,
+            seed: r.seed.to_string(),
             seat,
             rank: r.ranks[seat],
             score: r.scores[seat],
@@ -289,17 +289,18 @@ fn bot_report(
             faults: own.len(),
             forfeited: r.stats[seat].forfeited,
             log: logs_dir.join(format!("{}.jsonl", result.id)).is_file(),
+            stderr_range: range.cloned(),
             stderr,
         });
         faults.extend(own);
     }
-    BotReport {
+    Some(BotReport {
         bot: bot.to_string(),
         command,
         rank,
         matches,
         faults,
-    }
+    })
 }
 
 #[cfg(test)]

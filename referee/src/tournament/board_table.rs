@@ -36,6 +36,22 @@ pub struct BoardTable {
 }
 
 impl BoardTable {
+    /// The legend, once per meaning: the columns in order, a run of neighbours with the same
+    /// words (a Nava tournament's rounds) given as one, titled `first … last`.
+    pub fn legend(&self) -> Vec<Column> {
+        let mut legend: Vec<Column> = Vec::new();
+        for c in &self.columns {
+            match legend.last_mut() {
+                Some(last) if last.legend == c.legend => {
+                    let first = last.title.split(" … ").next().unwrap_or_default();
+                    last.title = format!("{first} … {}", c.title);
+                }
+                _ => legend.push(c.clone()),
+            }
+        }
+        legend
+    }
+
     /// The header row and the standings' rows, as a renderer of plain tables wants them.
     pub fn standings_with_header(&self) -> Vec<Vec<String>> {
         let header = self.columns.iter().map(|c| c.title.clone()).collect();
@@ -153,7 +169,7 @@ fn nava_columns(c: &Context<'_>, nava: &NavaStandings) -> Vec<Column> {
         column("diff VP", legend::difference_vp(c)),
         column(c.score_name, legend::match_points(c)),
     ];
-    columns.extend((1..=nava.rounds).map(|r| column(format!("round {r}"), legend::round(r))));
+    columns.extend((1..=nava.rounds).map(|r| column(format!("round {r}"), legend::ROUND)));
     columns.extend([
         column("matches", legend::MATCHES),
         column("faults", legend::FAULTS),
@@ -248,4 +264,27 @@ fn faults(s: &Standing) -> String {
 /// Three decimals, or `-`.
 fn fixed(v: Option<f64>) -> String {
     v.map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_legend_says_the_same_words_of_neighbouring_columns_once() {
+        let table = BoardTable {
+            summary: String::new(),
+            columns: vec![
+                column("VP", legend::VP),
+                column("round 1", legend::ROUND),
+                column("round 2", legend::ROUND),
+                column("round 3", legend::ROUND),
+                column("matches", legend::MATCHES),
+            ],
+            rows: Vec::new(),
+            head_to_head: Vec::new(),
+        };
+        let titles: Vec<String> = table.legend().into_iter().map(|c| c.title).collect();
+        assert_eq!(titles, ["VP", "round 1 … round 3", "matches"]);
+    }
 }

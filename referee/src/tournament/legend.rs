@@ -105,12 +105,9 @@ pub fn match_points(c: &Context<'_>) -> String {
     )
 }
 
-/// A round of a Nava tournament.
-pub fn round(r: usize) -> String {
-    format!(
-        "Round {r}: the VP the bot scored and where it sat (T2 E: table 2, seat East); - until every hand of that round is played at its table."
-    )
-}
+/// A round of a Nava tournament (the same words for every round, so that a legend can say them
+/// once for all of them).
+pub const ROUND: &str = "The VP the bot scored in that round and where it sat (T2 E: table 2, seat East); - until every hand of that round is played at its table.";
 
 /// The head-to-head matrix.
 pub const HEAD_TO_HEAD: &str = "Each cell: in the matches where both bots played, how often the row's bot finished above the column's bot (a tie counts one half), and in how many matches they met.";

@@ -28,7 +28,7 @@ pub use pool::{PoolSettings, run_pool};
 pub use progress::{Provisional, Snapshot, Tally};
 pub use report::{Outcome, Reporter, Started};
 pub use results::{MatchResult, ResultsFile, TournamentMeta};
-pub use run::{TournamentError, players, run};
+pub use run::{Plan, TournamentError, plan, players, run};
 pub use schedule::{NavaSpec, Schedule, ScheduleKind, ScheduleSpec, ScheduledMatch};
 pub use scoring::{Field, NavaVp, Scoring, WengLin, leaderboard};
 pub use standings::{Leaderboard, compute};

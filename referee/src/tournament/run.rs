@@ -134,6 +134,49 @@ pub fn players<G: Game>(config: &TournamentConfig) -> Result<usize, TournamentEr
     Ok(players)
 }
 
+/// What a tournament will play, settled before any bot starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The schedule's specification: the player count and the match count as played.
+    pub spec: ScheduleSpec,
+    /// When the match count is not a multiple of the matches that seat every bot equally often
+    /// in every seat (a whole cycle of a round-robin or gauntlet), that unit: the tournament
+    /// is told so when it starts.
+    pub unbalanced: Option<u64>,
+}
+
+/// What the tournament `config` will play: its player and match counts, and whether they make
+/// whole cycles.
+///
+/// # Errors
+/// As [`players`]: a player count the game or the field does not allow.
+pub fn plan(config: &TournamentConfig) -> Result<Plan, TournamentError> {
+    engine::with_game!(config.game, G => Ok(plan_of(config, players::<G>(config)?)))
+}
+
+/// [`plan`] with the player count settled.
+fn plan_of(config: &TournamentConfig, players: usize) -> Plan {
+    let schedule = config.schedule.schedule();
+    let mut spec = ScheduleSpec {
+        kind: config.schedule,
+        bots: config.bots.len(),
+        players,
+        matches: 0,
+        seed: config.seed,
+        duplicate: config.duplicate,
+        candidate: config.candidate,
+        nava: (config.schedule == ScheduleKind::Nava).then(|| config.nava.unwrap_or_default()),
+    };
+    spec.matches = config
+        .matches
+        .unwrap_or_else(|| schedule.cycle_length(&spec));
+    let unit = schedule.balanced_unit(&spec);
+    Plan {
+        unbalanced: (spec.matches % unit != 0).then_some(unit),
+        spec,
+    }
+}
+
 /// The Nava schedule's checks of the field and the game; 4 players.
 fn nava_players<G: Game>(config: &TournamentConfig) -> Result<usize, TournamentError> {
     let counts = G::player_counts();
@@ -253,21 +296,8 @@ async fn run_game<G: Game>(
         })?;
     let schedule = config.schedule.schedule();
     let bots = config.bots.len();
-    let mut spec = ScheduleSpec {
-        kind: config.schedule,
-        bots,
-        players,
-        matches: 0,
-        seed: config.seed,
-        duplicate: config.duplicate,
-        candidate: config.candidate,
-        nava: (config.schedule == ScheduleKind::Nava).then(|| config.nava.unwrap_or_default()),
-    };
-    let matches = config
-        .matches
-        .unwrap_or_else(|| schedule.cycle_length(&spec));
-    spec.matches = matches;
-    let unit = schedule.balanced_unit(&spec);
+    let Plan { spec, unbalanced } = plan_of(config, players);
+    let matches = spec.matches;
     let mut scheduled = schedule.build(&spec);
     if let Some((k, n)) = config.shard {
         scheduled.retain(|m| m.id % n == k);
@@ -298,7 +328,7 @@ async fn run_game<G: Game>(
         seed: config.seed,
         out: config.out.clone(),
         nava: spec.nava,
-        unbalanced: (matches % unit != 0).then_some(unit),
+        unbalanced,
     });
     let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
     let mut tally = Tally::new(&names);
