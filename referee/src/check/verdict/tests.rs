@@ -88,6 +88,12 @@ fn failing(report: &Report) -> Vec<(ItemId, Verdict)> {
         .collect()
 }
 
+/// Asserts that the detail of `item` says `words`.
+fn assert_detail(report: &Report, item: ItemId, words: &str) {
+    let got = report.item(item);
+    assert!(got.detail.contains(words), "{words:?} not in {got:?}");
+}
+
 #[test]
 fn a_clean_run_passes_every_required_item() {
     let report = verdicts(&clean());
@@ -273,14 +279,7 @@ fn a_phase_never_answered_fails_and_says_why() {
     }
     let report = verdicts(&facts);
     assert_eq!(failing(&report), [(ItemId::Phases, Verdict::Fail)]);
-    assert!(
-        report
-            .item(ItemId::Phases)
-            .detail
-            .contains("move: never asked"),
-        "{:?}",
-        report.item(ItemId::Phases)
-    );
+    assert_detail(&report, ItemId::Phases, "move: never asked");
 }
 
 #[test]
@@ -400,13 +399,10 @@ fn a_probe_followed_by_no_accepted_answer_is_not_run_nor_passed() {
             (ItemId::ForwardCompat, Verdict::NotRun)
         ]
     );
-    assert!(
-        report
-            .item(ItemId::ForwardCompat)
-            .detail
-            .contains("request 13 (card, match 3) got no accepted answer"),
-        "{:?}",
-        report.item(ItemId::ForwardCompat)
+    assert_detail(
+        &report,
+        ItemId::ForwardCompat,
+        "request 13 (card, match 3) got no accepted answer",
     );
     assert_eq!(report.item(ItemId::ErrorMessage).verdict, Verdict::Pass);
 }
