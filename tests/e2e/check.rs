@@ -397,7 +397,8 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
             ],
         ),
         // A wrong id is the answer to the request: the id's fault, and no timeout. (The reply
-        // with the wrong id must come within the limit to be seen at its own request.)
+        // with the wrong id must come within the limit to be seen at its own request.) With no
+        // answer accepted, nothing was timed: `time` is not run, not passed.
         (
             "wrong_id.py",
             &["--time-limit-ms", SHORT_LIMIT_MS],
@@ -407,7 +408,7 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
                     "fail",
                     "3 faults; the first at request 0 (chip, match 1)",
                 ),
-                ("time", "pass", ""),
+                ("time", "not_run", "no answer accepted in 3 requests"),
             ],
         ),
         // An over-long line shows how it began and the cap.
@@ -454,4 +455,109 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
             assert!(detail.contains(says), "{bot}: {name}: {detail}");
         }
     }
+}
+
+/// A bot that never answers with the right id: the items with nothing to judge are `not run`,
+/// shown so in the table and below it, and the summary says why; the check fails.
+#[test]
+fn a_bot_whose_every_answer_has_a_wrong_id_has_items_not_run_and_fails() {
+    let command = format!("python3 {}", file("tests/bots/wrong_id.py"));
+    let args = ["--time-limit-ms", SHORT_LIMIT_MS];
+    let out = check(&args, &command);
+    assert_eq!(out.status.code(), Some(4));
+    let text = stdout(&out);
+    for line in [
+        "│ legal_actions    │ not run │ no answer accepted in 3 requests: no action to judge (see the failed items)",
+        "│ time             │ not run │ no answer accepted in 3 requests: no answer to time (see the failed items)",
+        "│ decision_time    │ not run │ no answer was accepted, so none was timed",
+        "time: not run — answers within the time limit\n  why:      no answer accepted in 3 requests: no answer to time (see the failed items)\n  rule:     docs/protocol.md#time\n",
+        "\nFAIL: 2 of 11 required items failed (phases, id_echo); 5 not run (legal_actions, time, lifecycle, forward_compat, error_message): the bot answered no request correctly, and the referee stopped it in match 1\n",
+    ] {
+        assert!(text.contains(line), "missing {line:?} in:\n{text}");
+    }
+    assert!(!text.contains("0 answers"), "{text}");
+    let (report, _) = report(&args, &command);
+    assert_eq!(report["passed"], false);
+    for (name, verdict) in [
+        ("phases", "fail"),
+        ("legal_actions", "not_run"),
+        ("id_echo", "fail"),
+        ("time", "not_run"),
+        ("decision_time", "not_run"),
+    ] {
+        assert_eq!(item(&report, name)["verdict"], verdict, "{name}");
+    }
+    assert_eq!(report["decision_times"], Value::Null);
+}
+
+/// The referee's options and a bot's own arguments on one `referee check` line: after a quoted
+/// command, options of the referee are its own; among the command's words they are refused,
+/// with the line in the right order; after `--`, every word is the bot's.
+#[test]
+fn options_after_the_bots_command_are_read_as_meant_or_refused() {
+    let bot = file("sample-bots/python/vabanque_random.py");
+    let run_check = |line: &[&str]| {
+        let mut cmd = referee();
+        cmd.args(["check", "--game", "vabanque", "--time-limit-ms", LIMIT_MS])
+            .args(line);
+        let out = cmd.output().unwrap();
+        assert_no_marked_survivors(&cmd);
+        out
+    };
+    let json = |out: &Output| -> Value {
+        serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}{}", stdout(out), stderr(out)))
+    };
+    // Quoted: the options after it are the referee's.
+    let quoted = format!("python3 {bot}");
+    let out = run_check(&[&quoted, "--seed", "2", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = json(&out);
+    assert_eq!(report["seed"], 2);
+    assert_eq!(report["command"], quoted);
+    // Unquoted: refused before any bot starts, with both right orders.
+    let out = run_check(&["python3", &bot, "--seed", "2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.stdout, b"");
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "referee: `--seed 2` comes after the bot's command, so it would be passed to the bot: \
+             put the referee's options first: referee check --game vabanque --time-limit-ms {LIMIT_MS} \
+             --seed 2 python3 {bot} (or, if it is the bot's own, mark where the bot's command \
+             starts with --: referee check --game vabanque --time-limit-ms {LIMIT_MS} -- python3 \
+             {bot} --seed 2)\n"
+        )
+    );
+    // A quoted command followed by a word of the bot's: inside the quotes.
+    let out = run_check(&[&quoted, "--level", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(&format!(
+            "put the bot's own arguments inside the quotes: referee check --game vabanque \
+             --time-limit-ms {LIMIT_MS} 'python3 {bot} --level 3'"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    // A bot's own flags: after `--` (even one named like the referee's), quoted, or unquoted
+    // when the referee has no option of that name. The sample bot ignores them.
+    for line in [
+        vec!["--format", "json", "--", "python3", &bot, "--seed", "2"],
+        vec!["--format", "json", "python3", &bot, "--level", "3"],
+    ] {
+        let out = run_check(&line);
+        assert_eq!(out.status.code(), Some(0), "{line:?}: {}", stderr(&out));
+        let report = json(&out);
+        let words = &line[line.iter().position(|w| *w == "python3").unwrap()..];
+        assert_eq!(report["command"], words.join(" "), "{line:?}");
+        assert_eq!(
+            report["seed"], 1,
+            "{line:?}: the bot's flag is not the referee's"
+        );
+    }
+    let own = format!("python3 {bot} --level 3");
+    let out = run_check(&["--format", "json", &own]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(json(&out)["command"], own);
 }

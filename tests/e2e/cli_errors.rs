@@ -123,3 +123,42 @@ fn check_and_new_bot_refuse_what_they_cannot_use() {
         "unknown game 'chess'",
     );
 }
+
+/// `--bot` takes a bot's whole command as one argument: one the shell split is refused, with it
+/// quoted, rather than its words taken for a config file or an option.
+#[test]
+fn a_bot_command_split_by_the_shell_is_refused_with_it_quoted() {
+    let bot = "sample-bots/python/vabanque_random.py";
+    refused(
+        &[
+            "match",
+            "--game",
+            "vabanque",
+            "--bot",
+            "a=python3",
+            bot,
+            R,
+            "--bot=c=builtin:random",
+        ],
+        &format!(
+            "referee: `{bot}` comes after `--bot a=python3`, where it is not part of the bot's \
+             command: --bot takes the whole command as one argument; quote it: referee match \
+             --game vabanque --bot 'a=python3 {bot}' --bot builtin:random --bot c=builtin:random\n"
+        ),
+    );
+    refused(
+        &[
+            "tournament",
+            "--game",
+            "vabanque",
+            "--bot",
+            "java",
+            "-cp",
+            "d",
+            "Bot",
+            "-j",
+            "2",
+        ],
+        "`-cp d Bot` comes after `--bot java`",
+    );
+}

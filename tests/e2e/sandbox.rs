@@ -245,3 +245,115 @@ fn a_bot_reached_through_a_link_into_tmp_runs_in_the_sandbox() {
     let record: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(record["faults"], serde_json::json!([]), "{record}");
 }
+
+/// /tmp in the sandbox (docs/security.md#tmp-and-where-a-bot-can-write): a tmpfs of the bot's
+/// own, capped at `file_mb`, where every write succeeds and none reaches the host; of the host's
+/// /tmp, the bot sees only the paths its command names and the referee's directory, read-only,
+/// and its `workdir`, read-write.
+#[test]
+fn a_bot_under_tmp_sees_what_its_command_names_and_writes_to_a_private_tmp() {
+    if !bwrap_works("a_bot_under_tmp_sees_what_its_command_names_and_writes_to_a_private_tmp") {
+        return;
+    }
+    // The host's /tmp itself, whatever TMPDIR says: the sandbox's private one is at /tmp.
+    let host = Path::new("/tmp").join(format!("referee-tmp-probe-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&host);
+    let bot_dir = host.join("bot");
+    let work = host.join("work");
+    std::fs::create_dir_all(&bot_dir).unwrap();
+    std::fs::create_dir_all(&work).unwrap();
+    writable_by_bots(&work);
+    std::fs::copy(
+        root().join("tests/bots/tmp_prober.py"),
+        bot_dir.join("tmp_prober.py"),
+    )
+    .unwrap();
+    std::fs::write(bot_dir.join("beside.txt"), "a file beside the bot\n").unwrap();
+    let out = temp_dir("tmp-probe");
+    let config = out.join("match.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[[bot]]\nname = \"p\"\ncommand = [\"python3\", {:?}]\nworkdir = {:?}\n\
+             [[bot]]\nname = \"r1\"\ncommand = \"builtin:random\"\n\
+             [[bot]]\nname = \"r2\"\ncommand = \"builtin:random\"\n",
+            bot_dir.join("tmp_prober.py").display().to_string(),
+            work.display().to_string()
+        ),
+    )
+    .unwrap();
+    // What the bot `p=COMMAND` (or the config's, when COMMAND is empty) saw, run from `cwd`.
+    let probe = |cwd: &Path, command: &str| -> Value {
+        let stderr_dir = out.join("stderr");
+        let _ = std::fs::remove_dir_all(&stderr_dir);
+        let mut cmd = referee();
+        cmd.current_dir(cwd).args(["match", "--game", "vabanque"]);
+        match command {
+            "" => cmd.arg(&config),
+            command => cmd.args([
+                "--bot",
+                &format!("p={command}"),
+                "--bot",
+                "r1=builtin:random",
+                "--bot",
+                "r2=builtin:random",
+            ]),
+        };
+        cmd.args([
+            "--sandbox",
+            "bwrap",
+            "--seed",
+            "1",
+            "--time-limit-ms",
+            LIMIT_MS,
+            "--file-mb",
+            "8",
+            "--env",
+            &format!("PYTHONPATH={}", file("tests/bots")),
+            "--stderr-dir",
+            stderr_dir.to_str().unwrap(),
+        ]);
+        let done = cmd.output().unwrap();
+        assert!(done.status.success(), "{}", stderr(&done));
+        assert_no_marked_survivors(&cmd);
+        let text = std::fs::read_to_string(stderr_dir.join("p.stderr")).unwrap();
+        let line = text.lines().find(|l| l.starts_with('{'));
+        serde_json::from_str(line.unwrap_or_else(|| panic!("no report in {text:?}"))).unwrap()
+    };
+    let listed = |names: &[&str]| serde_json::json!(names);
+
+    // Named by its path from elsewhere: that file alone, read-only; the directories above it are
+    // the private /tmp's, where a write succeeds and is lost.
+    let named = format!("python3 {}", bot_dir.join("tmp_prober.py").display());
+    let seen = probe(&root(), &named);
+    assert_eq!(seen["sees_itself"], true, "{seen}");
+    assert_eq!(seen["beside"], listed(&["tmp_prober.py"]), "{seen}");
+    assert_eq!(seen["write_tmp"], true, "{seen}");
+    assert_eq!(seen["write_beside"], true, "{seen}");
+    assert_eq!(seen["write_cwd"], false, "the referee's directory: {seen}");
+    assert_eq!(seen["tmp_mib"], 8, "capped at file_mb: {seen}");
+    assert_eq!(seen["home"], "/tmp", "{seen}");
+    assert_eq!(seen["tmpdir"], "/tmp", "{seen}");
+    assert!(!bot_dir.join("written-beside.txt").exists());
+    assert!(!Path::new("/tmp/tmp-prober-scratch").exists());
+
+    // Run from its directory: the whole directory, read-only.
+    let seen = probe(&bot_dir, "python3 tmp_prober.py");
+    assert_eq!(
+        seen["beside"],
+        listed(&["beside.txt", "tmp_prober.py"]),
+        "{seen}"
+    );
+    assert_eq!(seen["write_beside"], false, "{seen}");
+    assert_eq!(seen["write_cwd"], false, "{seen}");
+    assert_eq!(seen["write_tmp"], true, "{seen}");
+
+    // With a workdir under /tmp: it runs there, and what it writes there is on the host.
+    let seen = probe(&root(), "");
+    assert_eq!(seen["write_cwd"], true, "{seen}");
+    assert_eq!(seen["home"], work.display().to_string(), "{seen}");
+    assert_eq!(seen["beside"], listed(&["tmp_prober.py"]), "{seen}");
+    assert!(work.join("written-in-cwd.txt").exists());
+    assert!(!bot_dir.join("written-beside.txt").exists());
+    std::fs::remove_dir_all(&host).unwrap();
+}

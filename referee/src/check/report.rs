@@ -13,8 +13,9 @@ pub enum Verdict {
     Pass,
     /// It did not.
     Fail,
-    /// The item could not be checked: the bot was gone or stopped before (a required item not
-    /// run fails the check).
+    /// The item could not really be checked: the bot was gone or stopped before it, or nothing
+    /// came to judge (no answer accepted, no figure measured). Never a pass: a required item not
+    /// run fails the check.
     NotRun,
     /// A figure, not a requirement.
     Info,

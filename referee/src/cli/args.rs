@@ -291,7 +291,9 @@ pub struct CheckArgs {
     #[arg(long)]
     pub game: String,
     /// The bot's command, after every option: one argument split like a shell would
-    /// ("python3 my_bot.py"), or the program and its arguments.
+    /// ("python3 my_bot.py --level 3"), or the program and its arguments; after `--`, every word
+    /// is the bot's. An option of the referee after a quoted command is the referee's; among the
+    /// words of an unquoted one it is refused.
     #[arg(
         required = true,
         num_args = 1..,

@@ -10,8 +10,8 @@ use tabled::settings::Style;
 const DETAIL_WIDTH: usize = 80;
 
 /// The checklist as a table, each failure with what was expected, what came and where the rule
-/// is, each item not run with why, any other detail the table cut in full, then the one-line
-/// summary.
+/// is, each required item not run with why, any other detail the table cut in full, then the
+/// one-line summary.
 pub fn table(report: &Report, game: &str) -> String {
     let played = match report.matches.len() {
         0 => "no match played".to_string(),
@@ -50,7 +50,7 @@ pub fn table(report: &Report, game: &str) -> String {
                 }
                 text.push_str(&format!("  got:      {}\n", item.detail));
             }
-            Verdict::NotRun => {
+            Verdict::NotRun if item.required => {
                 text.push_str(&format!(
                     "\n{}: not run — {}\n",
                     item.item.as_str(),
@@ -59,7 +59,7 @@ pub fn table(report: &Report, game: &str) -> String {
                 text.push_str(&format!("  why:      {}\n", item.detail));
             }
             // A detail the table cut is shown whole.
-            Verdict::Pass | Verdict::Info if item.detail.chars().count() > DETAIL_WIDTH => {
+            _ if item.detail.chars().count() > DETAIL_WIDTH => {
                 text.push_str(&format!(
                     "\n{}: {} — {}\n  detail:   {}\n",
                     item.item.as_str(),
@@ -69,7 +69,7 @@ pub fn table(report: &Report, game: &str) -> String {
                 ));
                 continue;
             }
-            Verdict::Pass | Verdict::Info => continue,
+            _ => continue,
         }
         text.push_str(&format!("  rule:     {}\n", item.doc));
     }

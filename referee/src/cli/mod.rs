@@ -15,6 +15,7 @@ mod match_cmd;
 mod match_config;
 mod nava_render;
 mod new_bot_cmd;
+mod option_order;
 mod output;
 mod replay_cmd;
 mod replay_html;
@@ -25,7 +26,6 @@ mod tournament_cmd;
 mod tournament_config;
 mod workdir_check;
 
-use clap::Parser;
 use output::outln;
 use protocol::ExitCode;
 
@@ -67,15 +67,20 @@ pub fn main() -> i32 {
     unsafe {
         libc::prctl(libc::PR_SET_DUMPABLE, 0);
     }
-    let cli = match args::Cli::try_parse() {
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match option_order::parse(&argv) {
         Ok(cli) => cli,
-        Err(err) => {
+        Err(option_order::Refusal::Clap(err)) => {
             let _ = err.print();
             return if err.use_stderr() {
                 ExitCode::Usage.code()
             } else {
                 ExitCode::Success.code()
             };
+        }
+        Err(option_order::Refusal::Order(message)) => {
+            eprintln!("referee: {message}");
+            return ExitCode::Usage.code();
         }
     };
     match dispatch(cli) {

@@ -55,27 +55,79 @@ pub fn verdicts(facts: &Facts) -> Report {
     }
 }
 
-/// The one-line summary.
+/// The one-line summary: a pass only when every required item passed; the items failed, and
+/// those not run with why.
 fn summary(failed: &[&str], not_run: &[&str], required: usize, facts: &Facts) -> String {
     if failed.is_empty() && not_run.is_empty() {
-        let requests: usize = facts.matches.iter().map(|m| m.decisions.len()).sum();
         return format!(
-            "PASS: all {required} required items passed ({} matches, {requests} requests)",
-            facts.matches.len()
+            "PASS: all {required} required items passed ({} matches, {} requests)",
+            facts.matches.len(),
+            requests(facts)
         );
     }
-    let mut text = format!("FAIL: {} of {required} required items failed", failed.len());
-    if !failed.is_empty() {
-        text.push_str(&format!(" ({})", failed.join(", ")));
+    let not_run = match not_run.len() {
+        0 => String::new(),
+        n => format!(
+            "{n}{} not run ({}): {}",
+            if failed.is_empty() {
+                format!(" of {required}")
+            } else {
+                String::new()
+            },
+            not_run.join(", "),
+            why_not_run(facts)
+        ),
+    };
+    match failed {
+        [] => format!("FAIL: no required item failed, but {not_run}"),
+        _ => format!(
+            "FAIL: {} of {required} required items failed ({}){}{not_run}",
+            failed.len(),
+            failed.join(", "),
+            if not_run.is_empty() { "" } else { "; " }
+        ),
     }
-    if !not_run.is_empty() {
-        text.push_str(&format!(
-            "; {} could not be checked ({})",
-            not_run.len(),
-            not_run.join(", ")
-        ));
+}
+
+/// Why items could not be checked, for the summary: what cut the check short.
+fn why_not_run(facts: &Facts) -> String {
+    if let Err(fault) = &facts.hello {
+        return format!(
+            "the handshake failed ({}), so the bot was stopped",
+            fault.fault
+        );
     }
-    text
+    let mut why = Vec::new();
+    match (requests(facts), answers(facts)) {
+        (0, _) => why.push("the bot was asked no request".to_string()),
+        (_, 0) => why.push("the bot answered no request correctly".to_string()),
+        _ => {}
+    }
+    if let Some(m) = facts.matches.iter().find(|m| m.stopped) {
+        why.push(format!("the referee stopped it in match {}", m.number));
+    }
+    if let Some(gone) = &facts.gone {
+        why.push(format!("it exited after match {}", gone.after_match));
+    }
+    match why.is_empty() {
+        true => "see why under each".into(),
+        false => why.join(", and "),
+    }
+}
+
+/// The requests the bot was sent in all.
+fn requests(facts: &Facts) -> usize {
+    facts.matches.iter().map(|m| m.decisions.len()).sum()
+}
+
+/// The bot's answers that were accepted (played as sent, or refused by the rules as a move).
+fn answers(facts: &Facts) -> usize {
+    facts
+        .matches
+        .iter()
+        .flat_map(|m| &m.decisions)
+        .filter(|d| d.answered)
+        .count()
 }
 
 fn report(item: ItemId, verdict: Verdict, detail: String, expected: Option<String>) -> ItemReport {
@@ -153,12 +205,7 @@ fn judge(item: ItemId, facts: &Facts) -> ItemReport {
     let hello = facts.hello.as_ref().expect("judged after a handshake");
     let faults = charged(facts, item);
     let first = faults.first();
-    let answers = facts
-        .matches
-        .iter()
-        .flat_map(|m| &m.decisions)
-        .filter(|d| d.answered)
-        .count();
+    let answers = answers(facts);
     match item {
         ItemId::Handshake => pass(
             item,
@@ -175,12 +222,37 @@ fn judge(item: ItemId, facts: &Facts) -> ItemReport {
         ItemId::Phases => phases(facts),
         ItemId::LegalActions | ItemId::IdEcho | ItemId::Time | ItemId::Stdout => match first {
             Some(c) => fail(item, facts, first_of(&faults, c, item)),
-            None => pass(item, clean(item, facts, answers)),
+            None => match unexercised(item, facts, answers) {
+                Some(why) => not_run(item, why),
+                None => pass(item, clean(item, facts, answers)),
+            },
         },
         ItemId::Lifecycle => lifecycle(facts, first),
         ItemId::ForwardCompat | ItemId::ErrorMessage => probe(item, facts, first),
         ItemId::DecisionTime => decision_time(facts),
         ItemId::Memory => memory(facts),
+    }
+}
+
+/// Why an item with no fault charged to it was not really checked, if it was not: no answer
+/// was accepted to judge (`stdout`: no request was even sent).
+fn unexercised(item: ItemId, facts: &Facts, answers: usize) -> Option<String> {
+    let requests = requests(facts);
+    let what = match item {
+        ItemId::LegalActions => "no action to judge",
+        ItemId::IdEcho => "no id to judge",
+        ItemId::Time => "no answer to time",
+        _ if requests == 0 => {
+            return Some("the bot was asked no request, so it wrote no line but its hello".into());
+        }
+        _ => return None,
+    };
+    match (requests, answers) {
+        (0, _) => Some(format!("the bot was asked no request: {what}")),
+        (n, 0) => Some(format!(
+            "no answer accepted in {n} requests: {what} (see the failed items)"
+        )),
+        _ => None,
     }
 }
 
@@ -409,7 +481,16 @@ fn probe(item: ItemId, facts: &Facts, first: Option<&Charged>) -> ItemReport {
             facts,
             format!("after {what}, {}: {}: {}", c.at, c.kind, c.message),
         ),
-        (None, Some(d)) => pass(item, format!("{short}; {} answered", at_request(m, d))),
+        (None, Some(d)) if d.answered => {
+            pass(item, format!("{short}; {} answered", at_request(m, d)))
+        }
+        (None, Some(d)) => not_run(
+            item,
+            format!(
+                "after {what}, {} got no accepted answer, for a fault of another item (see the failed items)",
+                at_request(m, d)
+            ),
+        ),
         (None, None) => not_run(
             item,
             format!(
@@ -432,14 +513,21 @@ fn decision_times(facts: &Facts) -> Option<DecisionTimes> {
 }
 
 fn decision_time(facts: &Facts) -> ItemReport {
-    let detail = match decision_times(facts) {
-        Some(t) => format!(
-            "mean {:.2} ms, p99 {:.2} ms, max {:.2} ms over {} answers",
-            t.mean_ms, t.p99_ms, t.max_ms, t.decisions
+    match decision_times(facts) {
+        Some(t) => report(
+            ItemId::DecisionTime,
+            Verdict::Info,
+            format!(
+                "mean {:.2} ms, p99 {:.2} ms, max {:.2} ms over {} answers",
+                t.mean_ms, t.p99_ms, t.max_ms, t.decisions
+            ),
+            None,
         ),
-        None => "no answer was timed".into(),
-    };
-    report(ItemId::DecisionTime, Verdict::Info, detail, None)
+        None => not_run(
+            ItemId::DecisionTime,
+            "no answer was accepted, so none was timed".into(),
+        ),
+    }
 }
 
 fn memory(facts: &Facts) -> ItemReport {
@@ -453,7 +541,14 @@ fn memory(facts: &Facts) -> ItemReport {
         ),
         (Some(own), None) => format!("{:.1} MiB resident (its largest process)", mib(own)),
         (None, Some(group)) => format!("{:.1} MiB as its memory limit counts it", mib(group)),
-        (None, None) => "not measured".into(),
+        (None, None) => {
+            return not_run(
+                ItemId::Memory,
+                "not measured: its processes were gone (or could not be read in /proc) and it \
+                 had no control group of its own"
+                    .into(),
+            );
+        }
     };
     report(ItemId::Memory, Verdict::Info, detail, None)
 }

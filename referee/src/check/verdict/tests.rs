@@ -88,6 +88,12 @@ fn failing(report: &Report) -> Vec<(ItemId, Verdict)> {
         .collect()
 }
 
+/// Asserts that the detail of `item` says `words`.
+fn assert_detail(report: &Report, item: ItemId, words: &str) {
+    let got = report.item(item);
+    assert!(got.detail.contains(words), "{words:?} not in {got:?}");
+}
+
 #[test]
 fn a_clean_run_passes_every_required_item() {
     let report = verdicts(&clean());
@@ -273,14 +279,7 @@ fn a_phase_never_answered_fails_and_says_why() {
     }
     let report = verdicts(&facts);
     assert_eq!(failing(&report), [(ItemId::Phases, Verdict::Fail)]);
-    assert!(
-        report
-            .item(ItemId::Phases)
-            .detail
-            .contains("move: never asked"),
-        "{:?}",
-        report.item(ItemId::Phases)
-    );
+    assert_detail(&report, ItemId::Phases, "move: never asked");
 }
 
 #[test]
@@ -315,4 +314,111 @@ fn a_failed_handshake_leaves_the_rest_not_run() {
     let report = verdicts(&facts);
     assert_eq!(report.item(ItemId::Handshake).verdict, Verdict::Pass);
     assert_eq!(report.item(ItemId::ProtocolVersion).verdict, Verdict::Fail);
+}
+
+/// A bot that answered with a wrong id every time, stopped after three faults in match 1.
+fn no_answer_accepted() -> Facts {
+    let mut facts = clean();
+    facts.matches.truncate(1);
+    let m = &mut facts.matches[0];
+    m.decisions.truncate(3);
+    for d in &mut m.decisions {
+        d.answered = false;
+        d.faults = vec![
+            fault(FaultKind::StaleId, Some("{\"id\":1000}")),
+            fault(FaultKind::Timeout, None),
+        ];
+    }
+    m.stopped = true;
+    facts.exit = None;
+    facts
+}
+
+#[test]
+fn items_with_nothing_to_judge_are_not_run_and_the_summary_says_why() {
+    let report = verdicts(&no_answer_accepted());
+    assert!(!report.passed);
+    let verdict = |item| report.item(item).verdict;
+    assert_eq!(verdict(ItemId::IdEcho), Verdict::Fail);
+    assert_eq!(verdict(ItemId::Phases), Verdict::Fail);
+    for item in [
+        ItemId::LegalActions,
+        ItemId::Time,
+        ItemId::Lifecycle,
+        ItemId::ForwardCompat,
+        ItemId::ErrorMessage,
+        ItemId::DecisionTime,
+    ] {
+        assert_eq!(verdict(item), Verdict::NotRun, "{item:?}");
+    }
+    // Its three lines were protocol messages: that much was checked.
+    assert_eq!(verdict(ItemId::Stdout), Verdict::Pass);
+    assert_eq!(
+        report.item(ItemId::Time).detail,
+        "no answer accepted in 3 requests: no answer to time (see the failed items)"
+    );
+    assert_eq!(
+        report.summary,
+        "FAIL: 2 of 11 required items failed (phases, id_echo); 5 not run (legal_actions, time, \
+         lifecycle, forward_compat, error_message): the bot answered no request correctly, and \
+         the referee stopped it in match 1"
+    );
+}
+
+#[test]
+fn a_bot_asked_no_request_has_no_stdout_passed() {
+    let mut facts = clean();
+    for m in &mut facts.matches {
+        m.decisions.clear();
+        m.probes.clear();
+    }
+    let report = verdicts(&facts);
+    assert_eq!(report.item(ItemId::Stdout).verdict, Verdict::NotRun);
+    assert_eq!(report.item(ItemId::IdEcho).verdict, Verdict::NotRun);
+    assert!(
+        report.summary.ends_with(": the bot was asked no request"),
+        "{}",
+        report.summary
+    );
+}
+
+#[test]
+fn a_probe_followed_by_no_accepted_answer_is_not_run_nor_passed() {
+    let mut facts = clean();
+    // A slow bot: a timeout elsewhere and one after the probe, both time's.
+    for (m, d) in [(0, 3), (2, 1)] {
+        let d = &mut facts.matches[m].decisions[d];
+        d.answered = false;
+        d.faults.push(fault(FaultKind::Timeout, None));
+    }
+    let report = verdicts(&facts);
+    assert_eq!(
+        failing(&report),
+        [
+            (ItemId::Time, Verdict::Fail),
+            (ItemId::ForwardCompat, Verdict::NotRun)
+        ]
+    );
+    assert_detail(
+        &report,
+        ItemId::ForwardCompat,
+        "request 13 (card, match 3) got no accepted answer",
+    );
+    assert_eq!(report.item(ItemId::ErrorMessage).verdict, Verdict::Pass);
+}
+
+#[test]
+fn a_check_with_nothing_failed_but_items_not_run_is_no_pass() {
+    let mut facts = clean();
+    facts.matches[2].decisions[2].answered = false;
+    let report = verdicts(&facts);
+    assert_eq!(failing(&report), [(ItemId::ErrorMessage, Verdict::NotRun)]);
+    assert!(!report.passed);
+    assert!(
+        report
+            .summary
+            .starts_with("FAIL: no required item failed, but 1 of 11 not run (error_message): "),
+        "{}",
+        report.summary
+    );
 }

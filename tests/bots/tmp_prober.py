@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Test bot: plays legal[0], and at its first request writes on stderr, as one JSON line, what it
+finds of /tmp and of where it may write:
+  sees_itself   -- whether its own file exists for it;
+  beside        -- the entries of its own file's directory;
+  write_tmp     -- whether /tmp/tmp-prober-scratch can be written and read back;
+  write_beside  -- whether written-beside.txt can be created in its own file's directory;
+  write_cwd     -- whether written-in-cwd.txt can be created in its working directory;
+  tmp_mib       -- the size of the file system of /tmp, in MiB;
+  home, tmpdir  -- its HOME and TMPDIR.
+It leaves what it wrote where it is, for the test to look for on the host."""
+import json
+import os
+import sys
+
+from botlib import action, serve
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+probed = False
+
+
+def can_write(path):
+    try:
+        with open(path, "w") as f:
+            f.write("written by tmp_prober.py\n")
+        with open(path) as f:
+            return f.read() == "written by tmp_prober.py\n"
+    except OSError:
+        return False
+
+
+def probe():
+    tmp = os.statvfs("/tmp")
+    return {
+        "sees_itself": os.path.exists(os.path.abspath(__file__)),
+        "beside": sorted(os.listdir(HERE)),
+        "write_tmp": can_write("/tmp/tmp-prober-scratch"),
+        "write_beside": can_write(os.path.join(HERE, "written-beside.txt")),
+        "write_cwd": can_write("written-in-cwd.txt"),
+        "tmp_mib": tmp.f_blocks * tmp.f_frsize >> 20,
+        "home": os.environ.get("HOME"),
+        "tmpdir": os.environ.get("TMPDIR"),
+    }
+
+
+def on_request(request):
+    global probed
+    if not probed:
+        probed = True
+        sys.stderr.write(json.dumps(probe()) + "\n")
+        sys.stderr.flush()
+    return action(request, request["legal"][0])
+
+
+serve("tmp-prober", on_request)
