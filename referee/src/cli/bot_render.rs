@@ -178,7 +178,10 @@ fn match_row(m: &BotMatch) -> Vec<String> {
         },
         m.stderr_range
             .as_ref()
-            .map(|r| format!("{} {}-{}", r.file, r.from, r.to))
+            .map(|r| match r.to - r.from {
+                0 => format!("{} (nothing)", r.file),
+                _ => format!("{} {}-{}", r.file, r.from, r.to),
+            })
             .unwrap_or_else(|| "-".into()),
     ]
 }
