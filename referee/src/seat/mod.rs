@@ -9,6 +9,7 @@
 pub mod cgroup;
 pub mod clock;
 mod disk_usage;
+pub mod ending;
 pub mod environment;
 mod fault;
 pub mod limits;

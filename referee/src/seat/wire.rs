@@ -13,6 +13,7 @@
 //! request is written ([`Wire::read_before_request`]) are never its answer: they are stray.
 
 use super::Fault;
+use super::ending::Silence;
 use super::lines::{LineReader, Piece, ReadNow};
 use super::reply::{excerpt, parse};
 use protocol::{FaultKind, FromBot};
@@ -157,6 +158,19 @@ impl<R: AsyncRead + ReadNow + Unpin, W: AsyncWrite + Unpin> Wire<R, W> {
     /// The bot's output.
     pub fn output(&self) -> &R {
         self.lines.get_ref()
+    }
+
+    /// What came on the bot's output with no line in it, for a wait that ended in silence: not
+    /// a byte, a line begun, or only blank lines.
+    pub fn silence(&self) -> Silence {
+        let partial = self.lines.partial_line();
+        if !partial.is_empty() {
+            Silence::PartialLine(partial.to_vec())
+        } else if self.lines.received() == 0 {
+            Silence::Nothing
+        } else {
+            Silence::Blanks
+        }
     }
 
     /// Closes the bot's input: it reads the end of it.
