@@ -363,7 +363,7 @@ mod tests {
         assert!(reader.next_buffered().is_none());
         assert!(reader.has_partial_line());
         assert_eq!(reader.partial_line(), b"{\"par");
-        assert_eq!(reader.received(), 11);
+        assert_eq!(reader.received(), 10);
         bot.write_all(b"tial\"}\n").await.unwrap();
         let Some(Ok(Piece::Line(line))) = reader.next().await else {
             panic!("the line ended");
