@@ -513,6 +513,12 @@ impl ProcessBot {
         self.wire.read_before_request(id, max)
     }
 
+    /// The late replies to requests that timed out read since the last take
+    /// ([`LateReply`](super::LateReply)).
+    pub fn take_late_replies(&mut self) -> Vec<super::LateReply> {
+        self.wire.take_late_replies()
+    }
+
     /// Reads lines until the `action` reply to the request `wait` is for, or a fault that ends
     /// the wait (a timeout's message names `wait.limit`).
     ///
