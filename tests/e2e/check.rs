@@ -111,7 +111,7 @@ fn every_machiavelli_sample_bot_passes_and_refused_plays_are_counted() {
         .to_string();
     // Its first play is the table with a meld of its first card alone added.
     let first = format!(
-        "{answers} answers, {answers} refused by the rules with machiavelli's penalty; the first, at request 0 (turn, match 1): meld "
+        "{answers} answers, {answers} refused by the rules with machiavelli's penalty; the first, at decision 0 of match 1 (turn, request id 0): meld "
     );
     assert!(detail.starts_with(&first), "{detail}");
     assert!(
@@ -289,7 +289,7 @@ fn a_debug_print_is_named_with_its_line() {
     for line in [
         "stdout: FAIL — writes nothing but protocol lines to stdout",
         "  expected: only protocol lines on stdout, one JSON message per line (log to stderr)",
-        "  got:      3 stray lines; the first at request 0 (chip, match 1): the line \"debug: hand ['raise', 'bluff', 'trap']\" (malformed)",
+        "  got:      3 stray lines; the first at decision 2 of match 1 (chip, request id 0): the line \"debug: hand ['raise', 'bluff', 'trap']\" (malformed)",
         "  rule:     docs/protocol.md#transport",
     ] {
         assert!(text.contains(line), "missing {line:?} in:\n{text}");
@@ -387,7 +387,7 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
             "third_match.py debug",
             &[],
             &[
-                ("stdout", "fail", "at request 52 (chip, match 3)"),
+                ("stdout", "fail", "of match 3 (chip, request id 52)"),
                 ("forward_compat", "pass", ""),
             ],
         ),
@@ -395,7 +395,7 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
             "third_match.py slow",
             &["--time-limit-ms", SHORT_LIMIT_MS],
             &[
-                ("time", "fail", "at request 52 (chip, match 3): timeout"),
+                ("time", "fail", "of match 3 (chip, request id 52): timeout"),
                 ("forward_compat", "pass", ""),
             ],
         ),
@@ -408,7 +408,7 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
                 (
                     "id_echo",
                     "fail",
-                    "3 faults; the first at request 0 (chip, match 1)",
+                    "3 faults; the first at decision 2 of match 1 (chip, request id 0)",
                 ),
                 ("time", "pass", ""),
             ],

@@ -13,7 +13,7 @@ use protocol::FaultKind;
 
 mod charging;
 
-use charging::{Charged, at_request, charged, first_of, probe_item};
+use charging::{Charged, decision_at, charged, first_of, probe_item};
 
 /// The checklist for what the check saw.
 pub fn verdicts(facts: &Facts) -> Report {
@@ -216,11 +216,9 @@ fn legal_actions(facts: &Facts, answers: usize) -> String {
     match refused.first() {
         None => format!("{answers} answers, none refused by the rules ({game} lists no actions)"),
         Some((m, d, message)) => format!(
-            "{answers} answers, {} refused by the rules with {game}'s penalty; the first, at request {} ({}, match {}): {message}",
+            "{answers} answers, {} refused by the rules with {game}'s penalty; the first, at {}: {message}",
             refused.len(),
-            d.id,
-            d.phase,
-            m.number
+            decision_at(m, d)
         ),
     }
 }
@@ -272,7 +270,7 @@ fn phases(facts: &Facts) -> ItemReport {
                 };
                 format!(
                     "{phase}: no answer accepted in {requests}; the first, {}{why}",
-                    at_request(m, d)
+                    decision_at(m, d)
                 )
             }
         });
@@ -409,7 +407,7 @@ fn probe(item: ItemId, facts: &Facts, first: Option<&Charged>) -> ItemReport {
             facts,
             format!("after {what}, {}: {}: {}", c.at, c.kind, c.message),
         ),
-        (None, Some(d)) => pass(item, format!("{short}; {} answered", at_request(m, d))),
+        (None, Some(d)) => pass(item, format!("{short}; {} answered", decision_at(m, d))),
         (None, None) => not_run(
             item,
             format!(
