@@ -190,7 +190,11 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
         )
     } else {
         (
-            format!("{}{}", allowance.describe(), allowance.first_decision_note()),
+            format!(
+                "{}{}",
+                allowance.describe(),
+                allowance.first_decision_note()
+            ),
             allowance.wait,
         )
     };

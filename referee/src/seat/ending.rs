@@ -193,9 +193,14 @@ mod tests {
         );
         let flood: String = (0..100).map(|i| format!("line {i}\n")).collect();
         let quote = stderr_quote(&flood);
-        assert!(quote.starts_with("; its last stderr lines: line 80 |"), "{quote}");
+        assert!(
+            quote.starts_with("; its last stderr lines: line 80 |"),
+            "{quote}"
+        );
         assert!(quote.ends_with("| line 99"), "{quote}");
-        let wide: String = (0..20).map(|i| format!("{i}{}\n", "x".repeat(500))).collect();
+        let wide: String = (0..20)
+            .map(|i| format!("{i}{}\n", "x".repeat(500)))
+            .collect();
         assert!(stderr_quote(&wide).len() <= STDERR_QUOTE_BYTES + 40);
         assert_eq!(stderr_quote("\n \n"), "");
         assert!(stderr_quote("\u{1b}[31mred\n").contains("\\u{1b}[31mred"));

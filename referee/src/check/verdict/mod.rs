@@ -13,7 +13,7 @@ use protocol::FaultKind;
 
 mod charging;
 
-use charging::{Charged, decision_at, charged, first_of, probe_item};
+use charging::{Charged, charged, decision_at, first_of, probe_item};
 
 /// The checklist for what the check saw.
 pub fn verdicts(facts: &Facts) -> Report {

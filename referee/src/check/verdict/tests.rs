@@ -145,7 +145,9 @@ fn each_fault_is_charged_to_one_item_with_what_was_expected() {
         assert_eq!(failing(&report), [(item, Verdict::Fail)], "{kind}");
         let failed = report.item(item);
         assert!(
-            failed.detail.contains("decision 5 of match 2 (card, request id 9)"),
+            failed
+                .detail
+                .contains("decision 5 of match 2 (card, request id 9)"),
             "{failed:?}"
         );
         assert!(!failed.expected.as_ref().unwrap().is_empty());
