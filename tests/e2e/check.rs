@@ -355,7 +355,11 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
         (
             "last_words.py print-after-answers 1",
             &["--max-faults", "1000"],
-            &[("stdout", "fail", "26 stray lines; the first at request 1")],
+            &[(
+                "stdout",
+                "fail",
+                "26 stray lines; the first at decision 4 of match 1 (chip, request id 1)",
+            )],
         ),
         // Lines between matches are stdout's, never a probe's.
         (
