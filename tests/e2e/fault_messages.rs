@@ -207,7 +207,9 @@ fn each_fault_of_a_first_hour_says_how_to_fix_it_in_match_check_and_matches_json
         if *name == "unflushed" {
             // The handshake item's rule to read is the flush's.
             let section = shown.split("\nhandshake: FAIL").nth(1).unwrap_or("");
-            let rule = section.lines().find(|l| l.trim_start().starts_with("rule:"));
+            let rule = section
+                .lines()
+                .find(|l| l.trim_start().starts_with("rule:"));
             assert_eq!(
                 rule.map(str::trim),
                 Some("rule:     docs/protocol.md#transport"),

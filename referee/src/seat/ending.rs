@@ -102,18 +102,14 @@ pub fn stderr_quote(tail: &str) -> String {
 /// `line` with its control characters escaped (a bot's terminal escapes never reach the
 /// referee's output), its end kept when it alone is over [`STDERR_QUOTE_BYTES`].
 fn escaped(line: &str) -> String {
-    let shown: String = line
-        .chars()
-        .flat_map(|c| {
-            let escape = c.is_control();
-            let text: Vec<char> = if escape {
-                c.escape_default().collect()
-            } else {
-                vec![c]
-            };
-            text
-        })
-        .collect();
+    let mut shown = String::with_capacity(line.len());
+    for c in line.chars() {
+        if c.is_control() {
+            shown.extend(c.escape_default());
+        } else {
+            shown.push(c);
+        }
+    }
     if shown.len() <= STDERR_QUOTE_BYTES {
         return shown;
     }
