@@ -108,7 +108,7 @@ fn every_machiavelli_sample_bot_passes_and_refused_plays_are_counted() {
         .to_string();
     // Its first play is the table with a meld of its first card alone added.
     let first = format!(
-        "{answers} answers, {answers} refused by the rules with machiavelli's penalty; the first, at request 0 (turn, match 1): meld "
+        "{answers} answers, {answers} refused by the rules with machiavelli's penalty; the first, at decision 1 of match 1 (turn, request id 0): meld "
     );
     assert!(detail.starts_with(&first), "{detail}");
     assert!(
@@ -198,7 +198,7 @@ fn each_broken_bot_fails_the_right_item() {
             "handshake",
             "startup_timeout",
         ),
-        ("exits.py", &[], "handshake", "exited with code 3"),
+        ("exits.py", &[], "handshake", "exited with status 3"),
         ("exits.py", &[], "lifecycle", "gone before answering hello"),
         ("future.py", &[], "protocol_version", "speaks protocol 2"),
         ("hangs.py", &["--time-limit-ms", "200"], "time", "timeout"),
@@ -286,7 +286,7 @@ fn a_debug_print_is_named_with_its_line() {
     for line in [
         "stdout: FAIL — writes nothing but protocol lines to stdout",
         "  expected: only protocol lines on stdout, one JSON message per line (log to stderr)",
-        "  got:      3 stray lines; the first at request 0 (chip, match 1): the line \"debug: hand ['raise', 'bluff', 'trap']\" (malformed)",
+        "  got:      3 stray lines; the first at decision 1 of match 1 (chip, request id 0): the line \"debug: hand ['raise', 'bluff', 'trap']\" (malformed)",
         "  rule:     docs/protocol.md#transport",
     ] {
         assert!(text.contains(line), "missing {line:?} in:\n{text}");
@@ -309,7 +309,7 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
                 (
                     "lifecycle",
                     "fail",
-                    "gone before goodbye, after match_end of match 3; it exited with code 3",
+                    "gone before goodbye, after match_end of match 3; the bot exited with status 3",
                 ),
                 ("forward_compat", "pass", ""),
             ],
@@ -332,7 +332,7 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
             &[(
                 "lifecycle",
                 "fail",
-                "after goodbye it did not exit cleanly; it exited with code 1",
+                "after goodbye it did not exit cleanly; the bot exited with status 1",
             )],
         ),
         // A line on goodbye is read before the bot is gone.
@@ -352,7 +352,11 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
         (
             "last_words.py print-after-answers 1",
             &["--max-faults", "1000"],
-            &[("stdout", "fail", "26 stray lines; the first at request 1")],
+            &[(
+                "stdout",
+                "fail",
+                "26 stray lines; the first at decision 4 of match 1 (chip, request id 1)",
+            )],
         ),
         // Lines between matches are stdout's, never a probe's.
         (
@@ -384,7 +388,7 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
             "third_match.py debug",
             &[],
             &[
-                ("stdout", "fail", "at request 52 (chip, match 3)"),
+                ("stdout", "fail", "of match 3 (chip, request id 52)"),
                 ("forward_compat", "pass", ""),
             ],
         ),
@@ -392,7 +396,7 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
             "third_match.py slow",
             &["--time-limit-ms", SHORT_LIMIT_MS],
             &[
-                ("time", "fail", "at request 52 (chip, match 3): timeout"),
+                ("time", "fail", "of match 3 (chip, request id 52): timeout"),
                 ("forward_compat", "pass", ""),
             ],
         ),
@@ -406,7 +410,7 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
                 (
                     "id_echo",
                     "fail",
-                    "3 faults; the first at request 0 (chip, match 1)",
+                    "3 faults; the first at decision 1 of match 1 (chip, request id 0)",
                 ),
                 ("time", "not_run", "no answer accepted in 3 requests"),
             ],

@@ -90,7 +90,7 @@ fn a_sleeper_an_exiter_and_a_garbage_writer_each_get_their_fault() {
         exited["message"]
             .as_str()
             .unwrap()
-            .contains("exited with code 3"),
+            .contains("exited with status 3"),
         "{exited}"
     );
     // A garbage line is the bot's answer: one fault each, the default action at once, and the
@@ -148,7 +148,7 @@ fn wrong_shapes_illegal_actions_and_crashes_are_told_apart() {
         crash["message"]
             .as_str()
             .unwrap()
-            .contains("exited with code 1"),
+            .contains("exited with status 1"),
         "{crash}"
     );
     assert_eq!(
@@ -366,7 +366,7 @@ fn bytes_that_are_not_utf8_are_malformed_and_an_exit_behind_a_child_is_an_exit()
         exit["message"]
             .as_str()
             .unwrap()
-            .contains("exited with code 1"),
+            .contains("exited with status 1"),
         "{exit}"
     );
 }

@@ -13,6 +13,7 @@ mod determinism;
 mod doc_code;
 mod every_game;
 mod fair_cpu;
+mod fault_messages;
 mod faults;
 mod faulty_tournament;
 mod leaderboard;

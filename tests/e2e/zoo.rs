@@ -221,7 +221,7 @@ fn bots_that_exit_at_once_or_crash_mid_match_forfeit() {
     let z = zoo("exits", "exits.py", &[], &[]);
     assert_eq!(z.kinds(), BTreeSet::from(["exited".to_string()]));
     assert!(
-        z.faults()[0].1.contains("exited with code 3"),
+        z.faults()[0].1.contains("exited with status 3"),
         "{:?}",
         z.faults()
     );

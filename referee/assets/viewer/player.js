@@ -198,7 +198,7 @@
     if (step.kind === "end") return voidMatch ? "End: the match is void (the game failed)" : "End: final scores and ranks";
     const a = step.action;
     const who = a ? `seat ${a.seat} ${seatName(a.seat)}` : "";
-    return `Decision ${step.n + 1} of ${decisions}${who ? ` · ${who}` : ""}${a ? ` · ${a.phase}` : ""}`;
+    return `Decision ${step.n} of ${decisions} (numbered from 0, as in the log)${who ? ` · ${who}` : ""}${a ? ` · ${a.phase}` : ""}`;
   }
 
   function describeAction(r) {

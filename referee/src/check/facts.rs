@@ -96,6 +96,9 @@ pub struct Gone {
 /// One request the bot was sent.
 #[derive(Clone, Debug)]
 pub struct Decision {
+    /// The decision of the match it was, as the match log numbers them (`n`: every seat's
+    /// decisions, from 0; docs/match-log.md#decision-numbers).
+    pub n: u64,
     /// The request's `id` on the wire (ids count the process's requests from 0).
     pub id: u64,
     /// The phase.
@@ -175,6 +178,7 @@ impl MatchFacts {
                         continue;
                     }
                     decisions.push(Decision {
+                        n: *n,
                         id: first_id + decisions.len() as u64,
                         phase: phase.clone(),
                         answered: !substituted,

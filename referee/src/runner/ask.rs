@@ -7,7 +7,9 @@
 use super::books::SeatState;
 use super::players::{Player, append_line};
 use crate::seat::reply::excerpt;
-use crate::seat::{Allowance, CPU_WALL_CAP, Fault, ReplyWait, Seat, Talker, TimeBasis, Timing};
+use crate::seat::{
+    Allowance, CPU_WALL_CAP, Fault, LateReply, ReplyWait, Seat, Talker, TimeBasis, Timing,
+};
 use engine::{Game, Strategy, Turn};
 use protocol::{FaultKind, Request, ToBot};
 use serde_json::Value;
@@ -43,6 +45,10 @@ pub(super) struct Answer<A> {
     /// about: `None` for a built-in bot, and when stray lines ended the decision before its
     /// request was written.
     pub asked: Option<u64>,
+    /// Late replies to the bot's earlier requests that timed out, read meanwhile.
+    pub late: Vec<LateReply>,
+    /// Whether the wait for the reply ended without it (a timeout): it may still come, late.
+    pub reply_pending: bool,
 }
 
 /// Asks the seat to move for its action and checks it. Stray lines go to the answer's noise (at
@@ -80,6 +86,8 @@ pub(super) async fn ask<G: Game>(
             noise: reply.noise,
             time: reply.time,
             asked: reply.asked,
+            late: reply.late,
+            reply_pending: reply.reply_pending,
         }
     };
     answer.action = answer.action.and_then(|action| check_legal(game, action));
@@ -103,6 +111,8 @@ fn decide_builtin<G: Game>(
             cpu_ms: None,
         },
         asked: None,
+        late: Vec::new(),
+        reply_pending: false,
     }
 }
 
@@ -135,6 +145,8 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
             noise,
             time: DecisionTime::default(),
             asked: None,
+            late: bot.take_late_replies(),
+            reply_pending: false,
         };
     }
     if state.clock.control().isolate {
@@ -163,18 +175,28 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
             noise,
             time: DecisionTime::default(),
             asked: Some(id),
+            late: bot.take_late_replies(),
+            reply_pending: false,
         };
     }
     let (limit, wall_wait) = if cpu_basis {
         (
             format!(
-                "{CPU_WALL_CAP} times {} in wall time (the limit is on CPU time)",
-                allowance.describe()
+                "{CPU_WALL_CAP} times {} in wall time (the limit is on CPU time){}",
+                allowance.describe(),
+                allowance.first_decision_note()
             ),
             allowance.wait * CPU_WALL_CAP,
         )
     } else {
-        (allowance.describe(), allowance.wait)
+        (
+            format!(
+                "{}{}",
+                allowance.describe(),
+                allowance.first_decision_note()
+            ),
+            allowance.wait,
+        )
     };
     let wait = ReplyWait {
         id,
@@ -197,6 +219,7 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
         (true, Some(cpu)) => Used::Cpu { cpu, wall: elapsed },
         _ => Used::Wall(elapsed),
     };
+    let reply_pending = matches!(&reply, Err(f) if f.fault == FaultKind::Timeout);
     let (action, overrun) = judge_time(state, allowance, used, reply);
     if state.keep_stderr {
         // The decision is over: what the bot wrote to stderr meanwhile, for the log.
@@ -211,6 +234,8 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
             cpu_ms: cpu.map(round_ms),
         },
         asked: Some(id),
+        late: bot.take_late_replies(),
+        reply_pending,
     }
 }
 
@@ -269,9 +294,10 @@ fn judge_time(
         Timing::Overrun => (Ok(value), true),
         Timing::Late => {
             let message = format!(
-                "the reply came {}, over {}",
+                "the reply came {}, over {}{}",
                 used.describe(),
-                allowance.describe()
+                allowance.describe(),
+                allowance.first_decision_note()
             );
             (Err(Fault::new(FaultKind::Timeout, message)), false)
         }

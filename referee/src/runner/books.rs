@@ -7,10 +7,13 @@ use super::log::{LogRecord, MatchLog};
 use super::players::{Player, line};
 use super::policy::FaultPolicy;
 use super::record::{FaultRecord, SeatStats};
-use crate::seat::{Clock, Fault, RecentStderr};
+use crate::seat::{Clock, Fault, LateReply, RecentStderr};
 use engine::{Addressed, Game};
 use protocol::{ErrorMsg, EventMsg, ToBot};
 use std::time::Duration;
+
+/// What a timeout's message ends with when its reply never came in the match.
+pub(super) const NO_LATE_REPLY: &str = "; no reply to it came later in the match";
 
 /// How long a bot that is stopped during a match has to exit after its input is closed.
 const EJECT_GRACE: Duration = Duration::from_millis(100);
@@ -39,6 +42,9 @@ pub(super) struct SeatState {
     pub keep_stderr: bool,
     /// What the bot wrote to stderr during the decision just taken, until it is logged.
     pub stderr: Option<RecentStderr>,
+    /// The requests that timed out with no reply yet, with the index of their fault in
+    /// [`Books::faults`]: a late reply is told in that fault's message.
+    awaiting: Vec<(u64, usize)>,
 }
 
 impl SeatState {
@@ -55,6 +61,7 @@ impl SeatState {
             cpu_mark: None,
             keep_stderr: false,
             stderr: None,
+            awaiting: Vec::new(),
         }
     }
 
@@ -158,6 +165,36 @@ impl Books<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Notes that the fault recorded last, `seat`'s timeout at request `id`, got no reply: a
+    /// late one may still come ([`Books::tell_late_replies`]).
+    pub fn await_late_reply(&mut self, seat: usize, id: u64) {
+        if let Some(last) = self.faults.len().checked_sub(1) {
+            self.seats[seat].awaiting.push((id, last));
+        }
+    }
+
+    /// Tells in their faults' messages when the late replies to `seat`'s timed-out requests
+    /// came ([`LateReply::note`]).
+    pub fn tell_late_replies(&mut self, seat: usize, late: &[LateReply]) {
+        for reply in late {
+            let awaiting = &mut self.seats[seat].awaiting;
+            if let Some(k) = awaiting.iter().position(|&(id, _)| id == reply.id) {
+                let (_, fault) = awaiting.remove(k);
+                self.faults[fault].message.push_str(&reply.note());
+            }
+        }
+    }
+
+    /// At the end of the match: says in each timeout's message whose reply never came that it
+    /// did not.
+    pub fn tell_missing_replies(&mut self) {
+        for state in &mut self.seats {
+            for (_, fault) in state.awaiting.drain(..) {
+                self.faults[fault].message.push_str(NO_LATE_REPLY);
+            }
+        }
     }
 
     /// Queues each event for the seats in its audience, serialized once — and not at all when

@@ -267,6 +267,7 @@ impl<'a, G: Game> MatchRun<'a, G> {
         let state = &mut self.books.seats[seat];
         let left = state.ledger.faults_left() as usize;
         let answer = ask(&self.game, turn, player, state, left).await;
+        self.books.tell_late_replies(seat, &answer.late);
         for fault in answer.noise {
             if !self.books.seats[seat].ledger.is_stopped() {
                 self.books
@@ -288,6 +289,9 @@ impl<'a, G: Game> MatchRun<'a, G> {
             self.books
                 .punish(seat, player, (self.n, answer.asked), fault, shown)
                 .await?;
+            if let (true, Some(id)) = (answer.reply_pending, answer.asked) {
+                self.books.await_late_reply(seat, id);
+            }
         }
         Ok((default, true, answer.time))
     }
@@ -324,6 +328,7 @@ impl<'a, G: Game> MatchRun<'a, G> {
     async fn finish(mut self) -> Result<MatchRecord, RunError> {
         let (scores, ranks) = self.result();
         self.end_seats(&scores, &ranks).await?;
+        self.books.tell_missing_replies();
         if self.books.log.is_enabled() {
             let truth = self.game.truth();
             self.books.log.write(&match &self.internal_error {

@@ -164,16 +164,21 @@ async fn a_late_reply_is_a_timeout_and_its_late_answer_is_dropped_silently() {
     let (record, lines, heard) =
         scripted_match(limit(100), answers, FaultPolicy::default(), 3).await;
     assert_eq!(faults(&record), [(0, Some(0), FaultKind::Timeout)]);
+    // The first decision names its own limit, and the record tells when the late reply came
+    // (the bot was told at the timeout).
+    let told = "no reply within the time limit of 100 ms; it was the bot's first decision of the \
+                match: --first-decision-ms MS (first_decision_ms in a TOML file) gives it longer \
+                (docs/time-controls.md#the-settings)";
     assert_eq!(
         record.faults[0].message,
-        "no reply within the time limit of 100 ms"
+        format!("{told}; its reply came 50 ms after the limit")
     );
     let errors = of_type(&heard, "error");
     assert_eq!(errors.len(), 1);
     assert_eq!(
         *errors[0],
         serde_json::json!({"type": "error", "id": 0, "fault": "timeout",
-            "message": "no reply within the time limit of 100 ms", "substituted": {"say": 0}})
+            "message": told, "substituted": {"say": 0}})
     );
     // Asked at 100 ms, answered at 150 + 20: 70 ms.
     assert_eq!(seat0_ms(&lines), [100.0, 70.0, 0.0]);
@@ -199,7 +204,7 @@ async fn a_soft_overrun_covers_one_late_reply_and_a_bank_names_its_limit() {
     assert_eq!(faults(&record), [(0, Some(2), FaultKind::Timeout)]);
     assert_eq!(
         record.faults[0].message,
-        "no reply within the time limit of 100 ms (the smaller of the per-decision limit and the time left in the bank)"
+        "no reply within the time limit of 100 ms (the smaller of the per-decision limit and the time left in the bank); its reply came 20 ms after the limit"
     );
     assert_eq!(record.stats[0].overruns, 1);
     let overruns: Vec<bool> = lines

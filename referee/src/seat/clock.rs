@@ -72,6 +72,9 @@ pub struct Allowance {
     /// Whether a bank is in play: the limit is then the smaller of the per-decision limit and
     /// the time left in the bank.
     pub banked: bool,
+    /// On the bot's first decision of the match: whether a first-decision limit
+    /// (`first_decision_ms`) lengthened it. `None` on its other decisions.
+    pub first: Option<bool>,
 }
 
 impl Allowance {
@@ -89,6 +92,23 @@ impl Allowance {
             ""
         };
         format!("the time limit of {} ms{source}", self.told_ms())
+    }
+
+    /// What a timeout's message adds on the bot's first decision of a match: that a
+    /// first-decision limit exists, or that it set this one. "" on its other decisions.
+    pub fn first_decision_note(&self) -> &'static str {
+        match self.first {
+            None => "",
+            Some(false) => {
+                "; it was the bot's first decision of the match: --first-decision-ms MS \
+                 (first_decision_ms in a TOML file) gives it longer \
+                 (docs/time-controls.md#the-settings)"
+            }
+            Some(true) => {
+                "; it was the bot's first decision of the match, whose limit \
+                 --first-decision-ms (first_decision_ms) sets"
+            }
+        }
     }
 }
 
@@ -153,6 +173,9 @@ impl Clock {
             limit,
             wait: limit + grace,
             banked: self.bank_left.is_some(),
+            first: self
+                .first
+                .then_some(limits.first_decision_ms.unwrap_or(0) > limits.decision_ms),
         }
     }
 

@@ -96,6 +96,8 @@ pub(crate) struct LineReader<R> {
     blank_alarm: Option<u64>,
     /// The beginning of the last line over the cap, until it is taken.
     overlong_head: Option<Vec<u8>>,
+    /// Bytes read from the stream so far.
+    received: u64,
 }
 
 impl<R: AsyncRead + ReadNow + Unpin> LineReader<R> {
@@ -111,6 +113,7 @@ impl<R: AsyncRead + ReadNow + Unpin> LineReader<R> {
             blank: 0,
             blank_alarm: None,
             overlong_head: None,
+            received: 0,
         }
     }
 
@@ -141,6 +144,19 @@ impl<R: AsyncRead + ReadNow + Unpin> LineReader<R> {
         !self.discarding && self.buf.iter().any(|b| !b.is_ascii_whitespace())
     }
 
+    /// How many bytes have been read from the stream so far.
+    pub fn received(&self) -> u64 {
+        self.received
+    }
+
+    /// The line begun and not ended, without the white space before it: empty when none is.
+    pub fn partial_line(&self) -> &[u8] {
+        if self.discarding {
+            return &[];
+        }
+        self.buf.trim_ascii_start()
+    }
+
     /// The next piece, waiting for the bot as long as it takes: `None` at the end of the
     /// stream. Cancel-safe: nothing read is lost when the future is dropped.
     ///
@@ -166,7 +182,7 @@ impl<R: AsyncRead + ReadNow + Unpin> LineReader<R> {
             self.buf.reserve(READ_CHUNK);
             match self.reader.read_buf(&mut self.buf).await {
                 Ok(0) => self.eof = true,
-                Ok(_) => {}
+                Ok(n) => self.received += n as u64,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Some(Err(e)),
             }
@@ -190,8 +206,11 @@ impl<R: AsyncRead + ReadNow + Unpin> LineReader<R> {
             let spare = unsafe { std::slice::from_raw_parts_mut(spare.as_mut_ptr().cast(), len) };
             match self.reader.read_now(spare) {
                 Ok(0) => self.eof = true,
-                // SAFETY: `n` bytes were written by the read.
-                Ok(n) => unsafe { self.buf.set_len(self.buf.len() + n) },
+                Ok(n) => {
+                    // SAFETY: `n` bytes were written by the read.
+                    unsafe { self.buf.set_len(self.buf.len() + n) };
+                    self.received += n as u64;
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => return None,
                 Err(e) => return Some(Err(e)),
@@ -343,6 +362,8 @@ mod tests {
         assert_eq!(&line[..], b"one");
         assert!(reader.next_buffered().is_none());
         assert!(reader.has_partial_line());
+        assert_eq!(reader.partial_line(), b"{\"par");
+        assert_eq!(reader.received(), 10);
         bot.write_all(b"tial\"}\n").await.unwrap();
         let Some(Ok(Piece::Line(line))) = reader.next().await else {
             panic!("the line ended");

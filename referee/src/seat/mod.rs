@@ -9,6 +9,7 @@
 pub mod cgroup;
 pub mod clock;
 mod disk_usage;
+pub mod ending;
 pub mod environment;
 mod fault;
 pub mod limits;
@@ -38,7 +39,7 @@ pub use spec::{BotSettings, BotSpec, BotSpecError, Launch};
 pub use stderr::{RECENT_BYTES, RecentStderr};
 pub use talker::Talker;
 pub use users::{BotUids, BotUsers, RunAs};
-pub use wire::{BLANK_ALLOWANCE, ReplyWait};
+pub use wire::{BLANK_ALLOWANCE, LateReply, ReplyWait};
 
 use engine::Game;
 use engine::Strategy;

@@ -10,6 +10,7 @@
 
 use super::Fault;
 use super::cgroup::{BotCgroup, GroupLimits};
+use super::ending::{Ending, stderr_quote};
 use super::environment;
 use super::limits::{self, ResourceLimits, RlimitResource};
 use super::memory::{self, PeakMemory};
@@ -372,11 +373,14 @@ impl ProcessBot {
             Err(cut) => Err(self.explain(cut, "the start-up limit").await),
         };
         let line = line.map_err(|f| match f.fault {
+            // A silence of a bot still running: what came, if anything, says why.
             FaultKind::Timeout => Fault::new(
                 FaultKind::StartupTimeout,
                 format!(
-                    "no hello reply within the start-up limit of {} ms",
-                    startup.as_millis()
+                    "no hello reply within the start-up limit of {} ms: {}{}",
+                    startup.as_millis(),
+                    self.wire.silence().explain(),
+                    self.limit_notes()
                 ),
             ),
             _ => f,
@@ -509,6 +513,12 @@ impl ProcessBot {
         self.wire.read_before_request(id, max)
     }
 
+    /// The late replies to requests that timed out read since the last take
+    /// ([`LateReply`](super::LateReply)).
+    pub fn take_late_replies(&mut self) -> Vec<super::LateReply> {
+        self.wire.take_late_replies()
+    }
+
     /// Reads lines until the `action` reply to the request `wait` is for, or a fault that ends
     /// the wait (a timeout's message names `wait.limit`).
     ///
@@ -606,22 +616,17 @@ impl ProcessBot {
             self.stderr_taken(ENDING_BOUND).await;
         }
         let signal = status.and_then(|s| self.signal_of(s));
-        let how = match (status, signal) {
-            (_, Some(sig)) => format!("; it was killed by signal {sig}"),
-            (Some(status), None) => match status.code() {
-                Some(code) => format!("; it exited with code {code}"),
-                None => String::new(),
-            },
-            (None, _) => "; the process is still running".to_string(),
+        let ending = match (status, signal) {
+            (_, Some(sig)) => Ending::Signal(sig),
+            (Some(status), None) => status.code().map_or(Ending::Unknown, Ending::Status),
+            (None, _) => Ending::Running,
         };
-        let tail = self.stderr.text();
-        let last: Vec<&str> = tail.lines().rev().take(3).collect();
-        let stderr = if last.is_empty() {
-            String::new()
+        let said = if what == OUTPUT_CLOSED {
+            ending.output_closed()
         } else {
-            let joined: Vec<&str> = last.into_iter().rev().collect();
-            format!("; last stderr: {}", excerpt(&joined.join(" | ")))
+            ending.after(what)
         };
+        let stderr = stderr_quote(&self.stderr.text());
         let notes = self.limit_notes();
         let mb = |bytes: Option<u64>| bytes.unwrap_or(0) >> 20;
         let breach = match &self.quota {
@@ -651,9 +656,9 @@ impl ProcessBot {
         match limit {
             Some(limit) => Fault::new(
                 FaultKind::ResourceLimit,
-                format!("{limit} ({what}{how}){notes}{stderr}"),
+                format!("{limit} ({said}){notes}{stderr}"),
             ),
-            None => Fault::new(FaultKind::Exited, format!("{what}{how}{notes}{stderr}")),
+            None => Fault::new(FaultKind::Exited, format!("{said}{notes}{stderr}")),
         }
     }
 

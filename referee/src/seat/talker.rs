@@ -2,7 +2,7 @@
 //! writes to, reads replies from and stops. One `match` per operation here, so that the runner
 //! has none.
 
-use super::{Fault, ProcessBot, RecentStderr, ReplyWait, ScriptedBot, Seat};
+use super::{Fault, LateReply, ProcessBot, RecentStderr, ReplyWait, ScriptedBot, Seat};
 use engine::Game;
 use serde_json::Value;
 use std::time::Duration;
@@ -85,6 +85,15 @@ impl Talker<'_> {
             Talker::Scripted(bot) => {
                 (bot.wire.read_reply(wait, noise).await).map_err(|cut| cut.plain_fault(wait.limit))
             }
+        }
+    }
+
+    /// The late replies to requests that timed out read since the last take
+    /// ([`ProcessBot::take_late_replies`]).
+    pub fn take_late_replies(&mut self) -> Vec<LateReply> {
+        match self {
+            Talker::Process(bot) => bot.take_late_replies(),
+            Talker::Scripted(bot) => bot.wire.take_late_replies(),
         }
     }
 

@@ -13,6 +13,7 @@
 //! request is written ([`Wire::read_before_request`]) are never its answer: they are stray.
 
 use super::Fault;
+use super::ending::Silence;
 use super::lines::{LineReader, Piece, ReadNow};
 use super::reply::{excerpt, parse};
 use protocol::{FaultKind, FromBot};
@@ -32,6 +33,31 @@ pub const BLANK_ALLOWANCE: u64 = 16;
 
 /// The start of the message of a bot whose output ended.
 pub(crate) const OUTPUT_CLOSED: &str = "the bot closed its standard output";
+
+/// A reply that came after the referee stopped waiting for it: dropped, and told with the
+/// timeout it was ([`Wire::take_late_replies`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LateReply {
+    /// The request it answers.
+    pub id: u64,
+    /// How long after the end of the wait it was read.
+    pub after: Duration,
+    /// Whether it was found already written when the referee next read (it came at most
+    /// `after` late), rather than read as it came.
+    pub at_most: bool,
+}
+
+impl LateReply {
+    /// "; its reply came 512 ms after the limit", or "… at most 512 ms …" when it was found
+    /// already written.
+    pub fn note(&self) -> String {
+        let at_most = if self.at_most { "at most " } else { "" };
+        format!(
+            "; its reply came {at_most}{} ms after the limit",
+            self.after.as_millis()
+        )
+    }
+}
 
 /// Why the wire got no line (or could not write), when it cannot say as a fault by itself.
 #[derive(Debug)]
@@ -124,9 +150,11 @@ impl When {
 pub(crate) struct Wire<R, W> {
     input: Option<W>,
     lines: LineReader<R>,
-    /// Requests whose wait ended without their reply (the most recent few): their late replies
-    /// are dropped silently.
-    expired: VecDeque<u64>,
+    /// Requests whose wait ended without their reply (the most recent few), with when it
+    /// ended: their late replies are dropped silently, and told as [`LateReply`]s.
+    expired: VecDeque<(u64, Instant)>,
+    /// The late replies read and not yet taken.
+    late: Vec<LateReply>,
     /// The first request id of the current match: replies to earlier ids belong to an earlier
     /// match and are dropped silently.
     first_id: u64,
@@ -143,6 +171,7 @@ impl<R: AsyncRead + ReadNow + Unpin, W: AsyncWrite + Unpin> Wire<R, W> {
             input: Some(input),
             lines: LineReader::new(output, max_line_bytes),
             expired: VecDeque::new(),
+            late: Vec::new(),
             first_id: 0,
             max_line_bytes,
             started_early: false,
@@ -157,6 +186,19 @@ impl<R: AsyncRead + ReadNow + Unpin, W: AsyncWrite + Unpin> Wire<R, W> {
     /// The bot's output.
     pub fn output(&self) -> &R {
         self.lines.get_ref()
+    }
+
+    /// What came on the bot's output with no line in it, for a wait that ended in silence: not
+    /// a byte, a line begun, or only blank lines.
+    pub fn silence(&self) -> Silence {
+        let partial = self.lines.partial_line();
+        if !partial.is_empty() {
+            Silence::PartialLine(partial.to_vec())
+        } else if self.lines.received() == 0 {
+            Silence::Nothing
+        } else {
+            Silence::Blanks
+        }
     }
 
     /// Closes the bot's input: it reads the end of it.
@@ -240,7 +282,7 @@ impl<R: AsyncRead + ReadNow + Unpin, W: AsyncWrite + Unpin> Wire<R, W> {
         self.lines.watch_blank(None);
         self.started_early = false;
         if reply.is_err() {
-            self.expire(wait.id);
+            self.expire(wait.id, wait.deadline.min(Instant::now()));
         }
         reply
     }
@@ -278,13 +320,19 @@ impl<R: AsyncRead + ReadNow + Unpin, W: AsyncWrite + Unpin> Wire<R, W> {
         }
     }
 
-    /// Remembers that the wait for request `id` ended without its reply: a late reply to it is
-    /// dropped silently.
-    fn expire(&mut self, id: u64) {
+    /// Remembers that the wait for request `id` ended without its reply at `ended`: a late
+    /// reply to it is dropped silently.
+    fn expire(&mut self, id: u64, ended: Instant) {
         if self.expired.len() == EXPIRED_KEPT {
             self.expired.pop_front();
         }
-        self.expired.push_back(id);
+        self.expired.push_back((id, ended));
+    }
+
+    /// The late replies to requests whose wait ended without them read since the last take,
+    /// in order.
+    pub fn take_late_replies(&mut self) -> Vec<LateReply> {
+        std::mem::take(&mut self.late)
     }
 
     /// The next piece of the bot's output, until `deadline`.
@@ -353,8 +401,14 @@ impl<R: AsyncRead + ReadNow + Unpin, W: AsyncWrite + Unpin> Wire<R, W> {
         let (while_, cost) = (when.describe(), when.cost());
         Some(match parse(line) {
             Ok(FromBot::Action(reply)) if reply.id < self.first_id => return None,
-            Ok(FromBot::Action(reply)) if self.expired.contains(&reply.id) => {
-                self.expired.retain(|&e| e != reply.id);
+            Ok(FromBot::Action(reply)) if self.expired.iter().any(|&(e, _)| e == reply.id) => {
+                let k = self.expired.iter().position(|&(e, _)| e == reply.id)?;
+                let (id, ended) = self.expired.remove(k)?;
+                self.late.push(LateReply {
+                    id,
+                    after: Instant::now().saturating_duration_since(ended),
+                    at_most: matches!(when, When::Before(_)),
+                });
                 return None;
             }
             Ok(FromBot::Action(reply)) => {

@@ -109,7 +109,7 @@ pub(super) fn charged(facts: &Facts, item: ItemId) -> Vec<Charged<'_>> {
                     .iter()
                     .filter(|f| owner(f, d, probe, timeouts_elsewhere) == item)
                     .map(|f| {
-                        let at = format!("at {}", at_request(m, d));
+                        let at = format!("at {}", decision_at(m, d));
                         Charged::of_record(f, at, Some((m.number, i)))
                     }),
             );
@@ -141,8 +141,13 @@ pub(super) fn charged(facts: &Facts, item: ItemId) -> Vec<Charged<'_>> {
     out
 }
 
-pub(super) fn at_request(m: &MatchFacts, d: &Decision) -> String {
-    format!("request {} ({}, match {})", d.id, d.phase, m.number)
+/// Where a decision was, as users are told: "decision 2 of match 1 (chip, request id 0)"
+/// (docs/match-log.md#decision-numbers).
+pub(super) fn decision_at(m: &MatchFacts, d: &Decision) -> String {
+    format!(
+        "decision {} of match {} ({}, request id {})",
+        d.n, m.number, d.phase, d.id
+    )
 }
 
 /// "N faults; the first at WHERE: WHAT", showing the bot's own line when there is one.

@@ -13,7 +13,7 @@ use protocol::FaultKind;
 
 mod charging;
 
-use charging::{Charged, at_request, charged, first_of, probe_item};
+use charging::{Charged, charged, decision_at, first_of, probe_item};
 
 /// The checklist for what the check saw.
 pub fn verdicts(facts: &Facts) -> Report {
@@ -288,11 +288,9 @@ fn legal_actions(facts: &Facts, answers: usize) -> String {
     match refused.first() {
         None => format!("{answers} answers, none refused by the rules ({game} lists no actions)"),
         Some((m, d, message)) => format!(
-            "{answers} answers, {} refused by the rules with {game}'s penalty; the first, at request {} ({}, match {}): {message}",
+            "{answers} answers, {} refused by the rules with {game}'s penalty; the first, at {}: {message}",
             refused.len(),
-            d.id,
-            d.phase,
-            m.number
+            decision_at(m, d)
         ),
     }
 }
@@ -344,7 +342,7 @@ fn phases(facts: &Facts) -> ItemReport {
                 };
                 format!(
                     "{phase}: no answer accepted in {requests}; the first, {}{why}",
-                    at_request(m, d)
+                    decision_at(m, d)
                 )
             }
         });
@@ -482,13 +480,13 @@ fn probe(item: ItemId, facts: &Facts, first: Option<&Charged>) -> ItemReport {
             format!("after {what}, {}: {}: {}", c.at, c.kind, c.message),
         ),
         (None, Some(d)) if d.answered => {
-            pass(item, format!("{short}; {} answered", at_request(m, d)))
+            pass(item, format!("{short}; {} answered", decision_at(m, d)))
         }
         (None, Some(d)) => not_run(
             item,
             format!(
                 "after {what}, {} got no accepted answer, for a fault of another item (see the failed items)",
-                at_request(m, d)
+                decision_at(m, d)
             ),
         ),
         (None, None) => not_run(
@@ -576,6 +574,12 @@ fn judge_failed_hello(item: ItemId, facts: &Facts, fault: &Fault) -> ItemReport 
     match (item, fault.fault) {
         (ItemId::Handshake, FaultKind::ProtocolMismatch) => {
             pass(item, format!("answered hello in {:.0} ms", facts.hello_ms))
+        }
+        (ItemId::Handshake, FaultKind::StartupTimeout) => {
+            // Most often a reply never flushed: the rule to read is the flush's.
+            let mut out = got("");
+            out.doc = "docs/protocol.md#transport";
+            out
         }
         (ItemId::Handshake, _) => got(""),
         (ItemId::ProtocolVersion, FaultKind::ProtocolMismatch) => got(""),

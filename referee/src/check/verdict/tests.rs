@@ -25,6 +25,7 @@ fn clean_match(number: usize, probes: Vec<(usize, Probe)>) -> MatchFacts {
             .iter()
             .enumerate()
             .map(|(i, phase)| Decision {
+                n: (i * 3 + 2) as u64,
                 id: (number * 4 + i) as u64,
                 phase: phase.to_string(),
                 answered: true,
@@ -123,8 +124,8 @@ fn a_game_that_lists_no_actions_counts_the_plays_its_rules_refused() {
     );
     assert_eq!(
         report.item(ItemId::LegalActions).detail,
-        "12 answers, 2 refused by the rules with machiavelli's penalty; the first, at request 10 \
-         (move, match 2): meld 4 (QC) has one card"
+        "12 answers, 2 refused by the rules with machiavelli's penalty; the first, at decision 8 \
+         of match 2 (move, request id 10): meld 4 (QC) has one card"
     );
 }
 
@@ -150,7 +151,9 @@ fn each_fault_is_charged_to_one_item_with_what_was_expected() {
         assert_eq!(failing(&report), [(item, Verdict::Fail)], "{kind}");
         let failed = report.item(item);
         assert!(
-            failed.detail.contains("request 9 (card, match 2)"),
+            failed
+                .detail
+                .contains("decision 5 of match 2 (card, request id 9)"),
             "{failed:?}"
         );
         assert!(!failed.expected.as_ref().unwrap().is_empty());
@@ -402,7 +405,7 @@ fn a_probe_followed_by_no_accepted_answer_is_not_run_nor_passed() {
     assert_detail(
         &report,
         ItemId::ForwardCompat,
-        "request 13 (card, match 3) got no accepted answer",
+        "decision 5 of match 3 (card, request id 13) got no accepted answer",
     );
     assert_eq!(report.item(ItemId::ErrorMessage).verdict, Verdict::Pass);
 }
