@@ -99,12 +99,12 @@ impl Language {
                 dir: "java",
                 extension: "java",
                 file: Some("Bot.java"),
-                shared: &[],
+                shared: JAVA_SHARED,
                 executable: false,
-                build: Some("javac -d build Bot.java"),
+                build: Some("javac -d build Bot.java Json.java"),
                 run: "java -cp build Bot",
                 needs: "It needs a JDK, 17 or later (`apt install default-jdk-headless`), and no \
-                        library: the JSON reader is a small one inside Bot.java.",
+                        library: Json.java, beside it, is a small JSON reader and writer.",
             },
             Language::Cpp => Convention {
                 dir: "cpp",
@@ -197,6 +197,14 @@ const RUST_STARTER: &[StarterFile] = &[
         executable: false,
     },
 ];
+
+/// The file every Java starter has besides its `Bot.java`: the JSON reader and writer it uses.
+const JAVA_SHARED: &[StarterFile] = &[StarterFile {
+    path: "Json.java",
+    sample: "sample-bots/java/Json.java",
+    text: include_str!("../../sample-bots/java/Json.java"),
+    executable: false,
+}];
 
 /// The file every Go starter has besides its `main.go`: the module it is.
 const GO_SHARED: &[StarterFile] = &[StarterFile {

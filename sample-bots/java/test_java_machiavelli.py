@@ -1,6 +1,6 @@
 """Tests of the Java Machiavelli starter: python3 -m unittest (from sample-bots/java; needs javac).
 
-The starter is built as `referee new-bot` writes it, Bot.java in a directory of its own, with
+The starter is built as `referee new-bot` writes it, Bot.java and Json.java in a directory of its own, with
 every javac lint warning an error. Then it is played through its standard input and output with
 the test kit of the Python samples (../python/test_machiavelli.py): the protocol session line by
 line, the Python starter's cases, random positions and whole games that the kit's small referee
@@ -120,7 +120,8 @@ class JavaStarterTest(StarterChecks, unittest.TestCase):
         cls.dir = tempfile.mkdtemp()
         shutil.copy(os.path.join(HERE, "machiavelli_random.java"),
                     os.path.join(cls.dir, "Bot.java"))
-        subprocess.run(["javac", "-Xlint:all", "-Werror", "-d", "build", "Bot.java"],
+        shutil.copy(os.path.join(HERE, "Json.java"), cls.dir)
+        subprocess.run(["javac", "-Xlint:all", "-Werror", "-d", "build", "Bot.java", "Json.java"],
                        cwd=cls.dir, check=True)
         cls.command = ["java", "-cp", os.path.join(cls.dir, "build"), "Bot"]
 
