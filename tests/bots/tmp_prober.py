@@ -8,12 +8,11 @@ finds of /tmp and of where it may write:
   write_cwd     -- whether written-in-cwd.txt can be created in its working directory;
   tmp_mib       -- the size of the file system of /tmp, in MiB;
   home, tmpdir  -- its HOME and TMPDIR.
-It leaves what it wrote where it is, for the test to look for on the host."""
+It leaves what it wrote where it is, for the test to look for on the host. It imports nothing
+beside it (not botlib): named by its path under /tmp, its directory is not what it sees."""
 import json
 import os
 import sys
-
-from botlib import action, serve
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 probed = False
@@ -43,13 +42,20 @@ def probe():
     }
 
 
-def on_request(request):
-    global probed
-    if not probed:
-        probed = True
-        sys.stderr.write(json.dumps(probe()) + "\n")
-        sys.stderr.flush()
-    return action(request, request["legal"][0])
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
 
 
-serve("tmp-prober", on_request)
+for line in sys.stdin:
+    message = json.loads(line) if line.strip() else {}
+    if message.get("type") == "hello":
+        send({"type": "hello", "name": "tmp-prober", "protocol": 1})
+    elif message.get("type") == "request":
+        if not probed:
+            probed = True
+            sys.stderr.write(json.dumps(probe()) + "\n")
+            sys.stderr.flush()
+        send({"type": "action", "id": message["id"], "action": message["legal"][0]})
+    elif message.get("type") == "goodbye":
+        break

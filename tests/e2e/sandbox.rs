@@ -308,8 +308,6 @@ fn a_bot_under_tmp_sees_what_its_command_names_and_writes_to_a_private_tmp() {
             LIMIT_MS,
             "--file-mb",
             "8",
-            "--env",
-            &format!("PYTHONPATH={}", file("tests/bots")),
             "--stderr-dir",
             stderr_dir.to_str().unwrap(),
         ]);
