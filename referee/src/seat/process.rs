@@ -20,7 +20,7 @@ use super::sandbox::Sandbox;
 use super::seccomp::BotFilter;
 use super::stderr::{self, RecentStderr, StderrCount, StderrTail};
 use super::users::{BotUsers, Credentials, ProcessUser, RunAs};
-use super::wire::{self, Cut, OUTPUT_CLOSED, ReplyWait, Wire};
+use super::wire::{self, Cut, ReplyWait, Wire};
 use super::workdir_quota::{QuotaWatch, WorkdirQuota};
 use process_wrap::tokio::{ChildWrapper, CommandWrap, KillOnDrop, ProcessGroup};
 use protocol::{FaultKind, FromBot, HelloReply, PROTOCOL_VERSION};
@@ -438,7 +438,7 @@ impl ProcessBot {
     /// `None` while it runs.
     pub async fn exit_fault(&mut self, what: &str) -> Option<Fault> {
         match self.child.try_wait() {
-            Ok(Some(_)) => Some(self.exited_fault(what).await),
+            Ok(Some(_)) => Some(self.exited_fault(Some(what)).await),
             _ => None,
         }
     }
@@ -488,7 +488,9 @@ impl ProcessBot {
         }
         let exit = match status {
             Some(status) if status.success() => Some(Ok(())),
-            Some(_) => Some(Err(self.exited_fault("it did not exit cleanly").await)),
+            Some(_) => Some(Err(self
+                .exited_fault(Some("it did not exit cleanly"))
+                .await)),
             None => None,
         };
         self.kill().await;
@@ -550,14 +552,17 @@ impl ProcessBot {
     async fn explain(&mut self, cut: Cut, limit: &str) -> Fault {
         match cut {
             Cut::Fault(fault) => fault,
-            Cut::Closed => self.exited_fault(OUTPUT_CLOSED).await,
-            Cut::Broken(doing, e) => self.exited_fault(&wire::broken_message(doing, &e)).await,
-            Cut::Silent if self.output_abandoned() => self.exited_fault(OUTPUT_CLOSED).await,
+            Cut::Closed => self.exited_fault(None).await,
+            Cut::Broken(doing, e) => {
+                self.exited_fault(Some(&wire::broken_message(doing, &e)))
+                    .await
+            }
+            Cut::Silent if self.output_abandoned() => self.exited_fault(None).await,
             Cut::Silent => match self.child.try_wait() {
                 Ok(Some(_)) => {
-                    self.exited_fault(
+                    self.exited_fault(Some(
                         "the bot exited (a process it started still holds its output)",
-                    )
+                    ))
                     .await
                 }
                 _ => wire::timeout_fault(limit, &self.limit_notes()),
@@ -608,9 +613,10 @@ impl ProcessBot {
         })
     }
 
-    /// An `exited` fault whose message says how the bot ended and what it last wrote to stderr,
-    /// or a `resource_limit` fault when a limit killed it.
-    async fn exited_fault(&mut self, what: &str) -> Fault {
+    /// An `exited` fault whose message says how the bot ended (after `what` happened, or, for
+    /// `None`, as its standard output closed) and what it last wrote to stderr, or a
+    /// `resource_limit` fault when a limit killed it.
+    async fn exited_fault(&mut self, what: Option<&str>) -> Fault {
         let status = self.ending_status().await;
         if status.is_some() {
             self.stderr_taken(ENDING_BOUND).await;
@@ -621,10 +627,9 @@ impl ProcessBot {
             (Some(status), None) => status.code().map_or(Ending::Unknown, Ending::Status),
             (None, _) => Ending::Running,
         };
-        let said = if what == OUTPUT_CLOSED {
-            ending.output_closed()
-        } else {
-            ending.after(what)
+        let said = match what {
+            None => ending.output_closed(),
+            Some(what) => ending.after(what),
         };
         let stderr = stderr_quote(&self.stderr.text());
         let notes = self.limit_notes();

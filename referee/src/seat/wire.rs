@@ -399,10 +399,12 @@ impl<R: AsyncRead + ReadNow + Unpin, W: AsyncWrite + Unpin> Wire<R, W> {
     fn stray_fault(&mut self, line: &[u8], when: When) -> Option<Fault> {
         let shown = || excerpt(&String::from_utf8_lossy(line));
         let (while_, cost) = (when.describe(), when.cost());
-        Some(match parse(line) {
-            Ok(FromBot::Action(reply)) if reply.id < self.first_id => return None,
-            Ok(FromBot::Action(reply)) if self.expired.iter().any(|&(e, _)| e == reply.id) => {
-                let k = self.expired.iter().position(|&(e, _)| e == reply.id)?;
+        let parsed = parse(line);
+        if let Ok(FromBot::Action(reply)) = &parsed {
+            if reply.id < self.first_id {
+                return None;
+            }
+            if let Some(k) = self.expired.iter().position(|&(e, _)| e == reply.id) {
                 let (id, ended) = self.expired.remove(k)?;
                 self.late.push(LateReply {
                     id,
@@ -411,6 +413,8 @@ impl<R: AsyncRead + ReadNow + Unpin, W: AsyncWrite + Unpin> Wire<R, W> {
                 });
                 return None;
             }
+        }
+        Some(match parsed {
             Ok(FromBot::Action(reply)) => {
                 let why = match when {
                     When::Before(next) if reply.id == next => "written before its request",
