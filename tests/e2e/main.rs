@@ -34,6 +34,7 @@ mod rerun;
 mod runtimes;
 mod sandbox;
 mod schema;
+mod stderr_budget;
 mod strength;
 mod time_controls;
 mod tournament;

@@ -307,9 +307,27 @@ fn a_bot_that_never_reads_fills_its_pipe_and_the_write_times_out() {
 }
 
 #[test]
-fn a_stderr_flood_is_captured_to_a_capped_file_not_into_memory() {
-    let z = zoo("stderr-flood", "stderr_flood.py", &[], &[]);
-    assert!(z.faults().is_empty(), "{:?}", z.faults());
+fn a_stderr_flood_past_its_budget_waits_on_its_own_writes_and_times_out() {
+    // 2 MiB before each reply, twice its budget of a decision: the referee stops reading, and
+    // the bot waits on its write until its limit is over.
+    let z = zoo(
+        "stderr-flood",
+        "stderr_flood.py",
+        &[("time_limit_ms", SHORT_LIMIT_MS)],
+        &[],
+    );
+    assert_eq!(z.kinds(), BTreeSet::from(["timeout".to_string()]));
+    for (_, message) in z.faults() {
+        assert!(
+            message.contains("its stderr was over its budget"),
+            "{message}"
+        );
+    }
+    // Said once per match in its record: the stops, and what its full file dropped.
+    for (record, seat) in z.records.iter().zip(z.seats()) {
+        let overflow = &record["stats"][seat]["stderr"];
+        assert!(overflow["stops"].as_u64().unwrap() >= 1, "{record}");
+    }
     let files: Vec<_> = std::fs::read_dir(z.out.join("stderr"))
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -66,6 +66,13 @@ pub struct SettingsArgs {
     /// What a bot's workdir may hold, all its files together, in MiB, 0 for none [default: 256].
     #[arg(long, value_name = "MIB")]
     pub workdir_mb: Option<u64>,
+    /// Stderr the referee reads of a bot per decision, in KiB, 0 for no bound; past it the bot
+    /// waits on its own writes until its next request [default: 1024].
+    #[arg(long, value_name = "KIB")]
+    pub stderr_kb: Option<u64>,
+    /// Stderr the referee reads of a bot per match, in MiB, 0 for no bound [default: 16].
+    #[arg(long, value_name = "MIB")]
+    pub stderr_match_mb: Option<u64>,
     /// What the time limit is charged on: `wall`, or `cpu` (the CPU time of the bot's
     /// processes, with a wall-clock cap of 3 times the limit) [default: wall].
     #[arg(long, value_enum)]
@@ -154,6 +161,8 @@ impl SettingsArgs {
             file_mb: self.file_mb.or(other.file_mb),
             cpu_percent: self.cpu_percent.or(other.cpu_percent),
             workdir_mb: self.workdir_mb.or(other.workdir_mb),
+            stderr_kb: self.stderr_kb.or(other.stderr_kb),
+            stderr_match_mb: self.stderr_match_mb.or(other.stderr_match_mb),
             time_basis: self.time_basis.or(other.time_basis),
             turn_isolation: self.turn_isolation.or(other.turn_isolation),
             env: other.env.iter().chain(&self.env).cloned().collect(),
@@ -184,6 +193,8 @@ impl SettingsArgs {
                 file_mb: self.file_mb,
                 cpu_percent: self.cpu_percent,
                 workdir_mb: self.workdir_mb,
+                stderr_kb: self.stderr_kb,
+                stderr_match_mb: self.stderr_match_mb,
             },
             workdir,
             env: self.env.iter().cloned().collect(),

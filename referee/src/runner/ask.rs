@@ -153,6 +153,8 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
         // On move: its processes run again, and it can read its request.
         bot.freeze(false);
     }
+    // Its stderr's budget for this decision (past it, its writes there wait).
+    bot.open_stderr_decision();
     // The clock runs from the moment the request is written until the reply is read: it is
     // started as the write begins, so that a bot that runs as soon as its request is in the
     // pipe (before the write returns to the referee) is charged for all its thinking.

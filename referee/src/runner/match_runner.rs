@@ -392,6 +392,10 @@ impl<'a, G: Game> MatchRun<'a, G> {
         for (i, player) in self.players.iter_mut().enumerate() {
             let limit = Duration::from_millis(player.time.limits.decision_ms);
             let state = &mut self.books.seats[i];
+            state.stats.stderr = player
+                .seat
+                .talker()
+                .and_then(|bot| bot.take_stderr_overflow());
             if let (Some(mut bot), false) = (player.seat.talker(), state.ledger.is_stopped()) {
                 if player.time.isolate {
                     // Frozen since its last decision: it must read the result, and may work

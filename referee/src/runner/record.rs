@@ -49,6 +49,10 @@ pub struct SeatStats {
     /// The most CPU time one of its decisions used, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_cpu_ms: Option<f64>,
+    /// What of the bot's stderr went over its budget (the referee stopped reading) or its
+    /// file's cap (dropped) during the match; absent when nothing did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<crate::seat::StderrOverflow>,
 }
 
 /// The result of one match.

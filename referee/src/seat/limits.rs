@@ -1,12 +1,13 @@
-//! Resource limits of a bot process: memory, CPU time, processes, file size, and the quota of
-//! its working directory.
+//! Resource limits of a bot process: memory, CPU time, processes, file size, the quota of its
+//! working directory, and the budget of its stderr.
 //!
 //! Memory and processes are enforced by a control group where the referee can make one
 //! ([`super::cgroup`]); otherwise memory falls back to `RLIMIT_AS` (only when set explicitly:
 //! an address-space limit stops Node.js and the JVM from starting, since they reserve far more
 //! address space than they use) and processes to `RLIMIT_NPROC` (per user, and not enforced for
 //! root). CPU time and file size are always `RLIMIT_CPU` and `RLIMIT_FSIZE`. The workdir quota
-//! is the referee's own: it measures the directory ([`super::workdir_quota`]).
+//! is the referee's own: it measures the directory ([`super::workdir_quota`]); so is the stderr
+//! budget: the referee stops reading past it ([`super::stderr::budget`]).
 
 /// Default memory limit, in MiB (enforced through a control group only).
 pub const DEFAULT_MEMORY_MB: u64 = 2048;
@@ -18,6 +19,12 @@ pub const DEFAULT_FILE_MB: u64 = 256;
 pub const DEFAULT_CPU_PERCENT: u64 = 100;
 /// Default quota of a bot's working directory, all its files together, in MiB.
 pub const DEFAULT_WORKDIR_MB: u64 = 256;
+/// Default stderr the referee reads of a bot per decision, in KiB.
+pub const DEFAULT_STDERR_KB: u64 = 1024;
+/// Default stderr the referee reads of a bot per match, in MiB.
+pub const DEFAULT_STDERR_MATCH_MB: u64 = 16;
+
+use super::stderr::StderrBudget;
 
 /// A bot's resource limits as configured; `None` means the default, `Some(0)` no limit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -37,6 +44,12 @@ pub struct ResourceLimits {
     /// What its working directory may hold, all files together, in MiB [default: 256].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workdir_mb: Option<u64>,
+    /// Stderr the referee reads of the bot per decision, in KiB [default: 1024].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr_kb: Option<u64>,
+    /// Stderr the referee reads of the bot per match, in MiB [default: 16].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr_match_mb: Option<u64>,
 }
 
 fn limit(value: Option<u64>, default: u64) -> Option<u64> {
@@ -70,6 +83,14 @@ impl ResourceLimits {
     /// The workdir quota in bytes, if any.
     pub fn workdir_bytes(&self) -> Option<u64> {
         limit(self.workdir_mb, DEFAULT_WORKDIR_MB).map(|mb| mb << 20)
+    }
+
+    /// The budget of the bot's stderr.
+    pub fn stderr_budget(&self) -> StderrBudget {
+        StderrBudget {
+            per_decision: limit(self.stderr_kb, DEFAULT_STDERR_KB).map(|kb| kb << 10),
+            per_match: limit(self.stderr_match_mb, DEFAULT_STDERR_MATCH_MB).map(|mb| mb << 20),
+        }
     }
 
     /// The CPU-time limit in seconds, if any.
@@ -145,6 +166,8 @@ mod tests {
             file_mb: Some(0),
             cpu_percent: None,
             workdir_mb: Some(0),
+            stderr_kb: Some(64),
+            stderr_match_mb: Some(0),
         };
         let r = explicit.rlimits(false);
         assert!(r.contains(&(libc::RLIMIT_AS, 512 << 20)));
@@ -154,5 +177,19 @@ mod tests {
         assert_eq!(explicit.rlimits(true).len(), 1);
         assert_eq!(defaults.workdir_bytes(), Some(256 << 20));
         assert_eq!(explicit.workdir_bytes(), None);
+        assert_eq!(
+            defaults.stderr_budget(),
+            StderrBudget {
+                per_decision: Some(1 << 20),
+                per_match: Some(16 << 20)
+            }
+        );
+        assert_eq!(
+            explicit.stderr_budget(),
+            StderrBudget {
+                per_decision: Some(64 << 10),
+                per_match: None
+            }
+        );
     }
 }

@@ -36,7 +36,7 @@ pub use process::{Closing, ProcessBot, ProcessOptions, StderrSpan};
 pub use sandbox::{Sandbox, SandboxMode};
 pub use scripted::{ScriptEnd, ScriptedBot};
 pub use spec::{BotSettings, BotSpec, BotSpecError, Launch};
-pub use stderr::{RECENT_BYTES, RecentStderr};
+pub use stderr::{RECENT_BYTES, RecentStderr, StderrBudget, StderrOverflow};
 pub use talker::Talker;
 pub use users::{BotUids, BotUsers, RunAs};
 pub use wire::{BLANK_ALLOWANCE, LateReply, ReplyWait};

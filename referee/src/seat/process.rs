@@ -18,7 +18,7 @@ use super::procfs;
 use super::reply::{excerpt, parse};
 use super::sandbox::Sandbox;
 use super::seccomp::BotFilter;
-use super::stderr::{self, RecentStderr, StderrCount, StderrTail};
+use super::stderr::{self, RecentStderr, StderrCount, StderrGate, StderrOverflow, StderrTail};
 use super::users::{BotUsers, Credentials, ProcessUser, RunAs};
 use super::wire::{self, Cut, ReplyWait, Wire};
 use super::workdir_quota::{QuotaWatch, WorkdirQuota};
@@ -141,6 +141,8 @@ pub struct ProcessBot {
     stderr_probe: Option<OwnedFd>,
     /// How much of its stderr the drain task has taken.
     stderr_count: StderrCount,
+    /// The budget of its stderr, as it is spent.
+    stderr_gate: StderrGate,
     /// The file its stderr is saved to, if any, with where the span of its current match
     /// begins ([`ProcessBot::stderr_span`]).
     stderr_file: Option<(PathBuf, u64)>,
@@ -235,6 +237,7 @@ impl ProcessBot {
             None => 0,
         };
         let count = StderrCount::at(length);
+        let gate = StderrGate::new(limits.stderr_budget());
         let stderr_file = options
             .stderr_file
             .clone()
@@ -246,6 +249,7 @@ impl ProcessBot {
             file,
             options.stderr_cap,
             count.clone(),
+            gate.clone(),
         ));
         Ok(ProcessBot {
             child,
@@ -260,6 +264,7 @@ impl ProcessBot {
             stdout_pipe,
             stderr_probe,
             stderr_count: count,
+            stderr_gate: gate,
             stderr_file,
             exit_grace: options.exit_grace,
             _user: user,
@@ -313,6 +318,8 @@ impl ProcessBot {
     /// is still in the pipe (a bot blocked on a full pipe is asleep, but not done). A bot that
     /// reacts to a message has done so by then, whatever the load of the machine: the lines it
     /// wrote are in hand (read, or in the reader's buffer: [`ProcessBot::take_read_lines`]).
+    /// A bot whose stderr is over its budget waits too: on its own writes, until the referee
+    /// opens its next window ([`super::stderr::budget`]).
     ///
     /// `referee check` uses this after each match to see, without a fixed wait, what the bot
     /// does after `match_end`, and after `goodbye` to tell a bot that waits from one still at
@@ -323,7 +330,8 @@ impl ProcessBot {
             && drained(self.wire.input().map(AsRawFd::as_raw_fd))
             && self.is_idle()
             && drained(Some(self.wire.output().as_raw_fd()))
-            && drained(self.stderr_probe.as_ref().map(AsRawFd::as_raw_fd))
+            && (self.stderr_gate.is_stopped()
+                || drained(self.stderr_probe.as_ref().map(AsRawFd::as_raw_fd)))
     }
 
     /// Every thread of the bot's processes — its own, their descendants and the members of its
@@ -412,6 +420,18 @@ impl ProcessBot {
     /// the last match ended, and any reply to an earlier id, is not charged to this one.
     pub async fn begin_match(&mut self, first_id: u64) {
         self.wire.begin_match(first_id);
+        self.stderr_gate.open_match();
+    }
+
+    /// Opens the stderr budget of a decision: the bot is about to be sent a request.
+    pub fn open_stderr_decision(&self) {
+        self.stderr_gate.open_decision();
+    }
+
+    /// What of the bot's stderr went over its budget or its file's cap since the last take
+    /// (`None`: nothing), for the record of the match just played.
+    pub fn take_stderr_overflow(&self) -> Option<StderrOverflow> {
+        self.stderr_gate.take_overflow()
     }
 
     /// Reads what the bot writes with no request pending, until `deadline` or the end of its
@@ -457,6 +477,7 @@ impl ProcessBot {
         let grace = self.exit_grace;
         let started = Instant::now();
         let bound = started + ENDING_BOUND.max(grace);
+        self.open_stderr_goodbye();
         if let Some(line) = last {
             let _ = self.write(line, grace).await;
         }
@@ -590,15 +611,20 @@ impl ProcessBot {
                 .any(|pid| procfs::holds_pipe(pid, self.stdout_pipe))
     }
 
-    /// What the control group saw that explains a fault, as a suffix for its message.
+    /// What the control group saw, and the stderr budget, that explains a fault, as a suffix
+    /// for its message.
     fn limit_notes(&self) -> String {
-        match &self.cgroup {
+        let mut notes = match &self.cgroup {
             Some(group) if group.process_limit_hit() => format!(
                 "; it reached its limit of {} processes and threads",
                 self.limits.processes().unwrap_or(0)
             ),
             _ => String::new(),
+        };
+        if self.stderr_gate.is_stopped() {
+            notes.push_str(&stderr_over_budget(self.stderr_gate.budget()));
         }
+        notes
     }
 
     /// The signal that ended the bot, seen through bubblewrap (which exits with 128 + the
@@ -619,6 +645,7 @@ impl ProcessBot {
     async fn exited_fault(&mut self, what: Option<&str>) -> Fault {
         let status = self.ending_status().await;
         if status.is_some() {
+            self.open_stderr_ending();
             self.stderr_taken(ENDING_BOUND).await;
         }
         let signal = status.and_then(|s| self.signal_of(s));
@@ -631,7 +658,12 @@ impl ProcessBot {
             None => ending.output_closed(),
             Some(what) => ending.after(what),
         };
-        let stderr = stderr_quote(&self.stderr.text());
+        let mut stderr = stderr_quote(&self.stderr.text());
+        if !stderr.is_empty() && self.stderr_gate.is_stopped() {
+            stderr.push_str(
+                " (the last lines the referee read: the bot wrote more, past its stderr budget)",
+            );
+        }
         let notes = self.limit_notes();
         let mb = |bytes: Option<u64>| bytes.unwrap_or(0) >> 20;
         let breach = match &self.quota {
@@ -717,7 +749,9 @@ impl ProcessBot {
     pub async fn take_stderr(&self) -> Option<RecentStderr> {
         if let Some(probe) = &self.stderr_probe {
             for _ in 0..STDERR_SETTLE_YIELDS {
-                if procfs::unread_bytes(probe.as_raw_fd()).is_none_or(|n| n == 0) {
+                if self.stderr_gate.is_stopped()
+                    || procfs::unread_bytes(probe.as_raw_fd()).is_none_or(|n| n == 0)
+                {
                     break;
                 }
                 tokio::task::yield_now().await;
@@ -730,18 +764,38 @@ impl ProcessBot {
     /// so that a fault's message shows an exited bot's last words, and a match's span of the
     /// stderr file ends after what the bot wrote during it, whatever ran first. Bytes written
     /// after this is called are not waited for (a bot, or a process it started, may still be
-    /// writing).
+    /// writing), nor what is past the bot's stderr budget.
     async fn stderr_taken(&self, limit: Duration) {
-        let unread = self
-            .stderr_probe
-            .as_ref()
-            .and_then(|probe| procfs::unread_bytes(probe.as_raw_fd()))
-            .unwrap_or(0) as u64;
-        let target = self.stderr_count.read() + unread;
+        let target = self.stderr_count.read() + self.stderr_unread();
         let deadline = Instant::now() + limit;
-        while self.stderr_count.read() < target && Instant::now() < deadline {
+        while self.stderr_count.read() < target
+            && !self.stderr_gate.is_stopped()
+            && Instant::now() < deadline
+        {
             tokio::time::sleep(Duration::from_millis(1)).await;
         }
+    }
+
+    /// The bytes waiting unread in the bot's stderr pipe.
+    fn stderr_unread(&self) -> u64 {
+        self.stderr_probe
+            .as_ref()
+            .and_then(|probe| procfs::unread_bytes(probe.as_raw_fd()))
+            .unwrap_or(0) as u64
+    }
+
+    /// Lets the drain read, past the budget of the match, what the pipe of a bot that is gone
+    /// holds: its last words are then the end of its stderr (unless a process it started still
+    /// writes there).
+    fn open_stderr_ending(&self) {
+        self.stderr_gate.open_ending(self.stderr_unread());
+    }
+
+    /// Lets the drain read, past the budget of the match, a decision's budget of what a bot
+    /// that is told to end writes meanwhile (its goodbye is a window of its own).
+    fn open_stderr_goodbye(&self) {
+        let budget = self.stderr_gate.budget().per_decision.unwrap_or(u64::MAX);
+        self.stderr_gate.open_ending(budget);
     }
 
     /// Ends the process: optionally writes `last` (a `goodbye`, or the `error` saying why the bot
@@ -754,6 +808,7 @@ impl ProcessBot {
         }
         // A bot frozen off move (turn isolation) could neither read nor exit.
         self.freeze(false);
+        self.open_stderr_goodbye();
         if let Some(line) = last {
             let _ = self.write(line, grace).await;
         }
@@ -763,8 +818,9 @@ impl ProcessBot {
         exited
     }
 
-    /// Kills the whole process group at once, reaps the bot, and lets the stderr drain finish
-    /// (briefly: a descendant that escaped the group may still hold the pipe).
+    /// Kills the whole process group at once, reaps the bot, and lets the stderr drain take what
+    /// the pipe holds and finish (briefly: a descendant that escaped the group may still hold
+    /// the pipe; the drain is stopped then).
     pub async fn kill(&mut self) {
         if !self.alive {
             return;
@@ -779,8 +835,14 @@ impl ProcessBot {
         if let Some(group) = &self.cgroup {
             group.kill_all().await;
         }
-        if let Some(drain) = self.drain.take() {
-            let _ = timeout(Duration::from_millis(500), drain).await;
+        self.open_stderr_ending();
+        if let Some(mut drain) = self.drain.take() {
+            if timeout(Duration::from_millis(500), &mut drain)
+                .await
+                .is_err()
+            {
+                drain.abort();
+            }
         }
         self.alive = false;
     }
@@ -791,7 +853,22 @@ impl Drop for ProcessBot {
         if self.alive {
             let _ = self.child.signal(libc::SIGKILL);
         }
+        if let Some(drain) = self.drain.take() {
+            drain.abort();
+        }
     }
+}
+
+/// The note of a fault whose bot waited on its stderr, past its budget.
+fn stderr_over_budget(budget: stderr::StderrBudget) -> String {
+    let per = |bytes: Option<u64>, shift: u32, unit: &str| {
+        bytes.map_or("no bound".to_string(), |b| format!("{} {unit}", b >> shift))
+    };
+    format!(
+        "; its stderr was over its budget ({} a decision, {} a match): the referee stopped reading it, and the bot waited on its own writes (docs/security.md#the-limits)",
+        per(budget.per_decision, 10, "KiB"),
+        per(budget.per_match, 20, "MiB"),
+    )
 }
 
 /// Sets what the bot's child process does between fork and exec: while it is still the

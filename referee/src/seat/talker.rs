@@ -2,7 +2,9 @@
 //! writes to, reads replies from and stops. One `match` per operation here, so that the runner
 //! has none.
 
-use super::{Fault, LateReply, ProcessBot, RecentStderr, ReplyWait, ScriptedBot, Seat};
+use super::{
+    Fault, LateReply, ProcessBot, RecentStderr, ReplyWait, ScriptedBot, Seat, StderrOverflow,
+};
 use engine::Game;
 use serde_json::Value;
 use std::time::Duration;
@@ -120,6 +122,23 @@ impl Talker<'_> {
         match self {
             Talker::Process(bot) => bot.freeze(frozen),
             Talker::Scripted(_) => false,
+        }
+    }
+
+    /// Opens the stderr budget of a decision, before its request is written
+    /// ([`ProcessBot::open_stderr_decision`]); a script has none.
+    pub fn open_stderr_decision(&self) {
+        if let Talker::Process(bot) = self {
+            bot.open_stderr_decision();
+        }
+    }
+
+    /// What of the bot's stderr went over its budget or its file's cap since the last take
+    /// ([`ProcessBot::take_stderr_overflow`]); a script's never does.
+    pub fn take_stderr_overflow(&self) -> Option<StderrOverflow> {
+        match self {
+            Talker::Process(bot) => bot.take_stderr_overflow(),
+            Talker::Scripted(_) => None,
         }
     }
 

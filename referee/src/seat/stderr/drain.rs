@@ -1,0 +1,340 @@
+//! The task that reads a bot's stderr: as much as its budget allows ([`StderrGate`]), in reads
+//! of [`READ_BYTES`] (a big read costs the referee less per byte), into the tail
+//! ([`StderrTail`]) and up to a cap into a file, counting what it took ([`StderrCount`]).
+
+use super::budget::StderrGate;
+use super::tail::StderrTail;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+
+/// The most bytes one read of a bot's stderr takes: a pipe's default capacity.
+pub const READ_BYTES: usize = 64 << 10;
+
+/// How much of a bot's stderr the drain has taken, shared with the task draining it: the bytes
+/// read from the pipe, and the position in the file they go to (the file's length when it was
+/// opened — files are appended to — plus what was written or is being written).
+///
+/// Both are counted as soon as a read returns, in the same poll of the drain: on a
+/// one-thread runtime, whoever sees the pipe empty sees every byte that was in it counted.
+#[derive(Clone, Debug, Default)]
+pub struct StderrCount {
+    read: Arc<AtomicU64>,
+    position: Arc<AtomicU64>,
+}
+
+impl StderrCount {
+    /// A count for a file `length` bytes long.
+    pub fn at(length: u64) -> Self {
+        let count = StderrCount::default();
+        count.position.store(length, Ordering::Relaxed);
+        count
+    }
+
+    /// Bytes read from the pipe so far.
+    pub fn read(&self) -> u64 {
+        self.read.load(Ordering::Relaxed)
+    }
+
+    /// The file's position after what was read so far.
+    pub fn position(&self) -> u64 {
+        self.position.load(Ordering::Relaxed)
+    }
+}
+
+/// The line written to a stderr file where its cap cuts it.
+const CAPPED: &[u8] = b"\n[referee: stderr capped here]\n";
+
+/// The file a bot's stderr is saved to.
+enum Saved {
+    /// None: nothing is saved, so nothing is dropped.
+    Nowhere,
+    /// Open, with the bytes written to it so far.
+    Open(tokio::fs::File, u64),
+    /// At its cap: what comes is dropped.
+    Full,
+}
+
+/// Where what is read goes: the tail, the file up to its cap, the counts.
+struct Sink {
+    tail: StderrTail,
+    saved: Saved,
+    cap: u64,
+    count: StderrCount,
+    gate: StderrGate,
+}
+
+impl Sink {
+    /// Takes `bytes` read from the pipe (just counted read): the tail and the file's position
+    /// before the first wait.
+    async fn take(&mut self, bytes: &[u8]) {
+        self.gate.spend(bytes.len() as u64);
+        self.tail.push(bytes);
+        let (f, written) = match &mut self.saved {
+            Saved::Nowhere => return,
+            Saved::Full => {
+                self.gate.drop_bytes(bytes.len() as u64);
+                return;
+            }
+            Saved::Open(f, written) => (f, written),
+        };
+        let room = self.cap.saturating_sub(*written) as usize;
+        let take = room.min(bytes.len());
+        let capped = *written + take as u64 >= self.cap;
+        let added = take as u64 + if capped { CAPPED.len() as u64 } else { 0 };
+        self.count.position.fetch_add(added, Ordering::Relaxed);
+        if take > 0 {
+            // Counted written whatever becomes of it, as the position was.
+            let _ = f.write_all(&bytes[..take]).await;
+            *written += take as u64;
+        }
+        if capped {
+            let _ = f.write_all(CAPPED).await;
+            let _ = f.flush().await;
+            self.saved = Saved::Full;
+            self.gate.drop_bytes((bytes.len() - take) as u64);
+        }
+    }
+}
+
+/// Reads `stream` to its end as `gate` allows, keeping the tail and writing up to `cap` bytes
+/// to `file` (bytes past it are counted dropped), counted in `count`. Once the budget is spent
+/// it reads one byte more, to learn whether the bot has more to write (a stop) or its stderr
+/// has ended, and waits with it for the next window.
+pub async fn drain(
+    mut stream: impl AsyncRead + Unpin,
+    tail: StderrTail,
+    file: Option<tokio::fs::File>,
+    cap: u64,
+    count: StderrCount,
+    gate: StderrGate,
+) {
+    let mut sink = Sink {
+        tail,
+        saved: file.map_or(Saved::Nowhere, |f| Saved::Open(f, 0)),
+        cap,
+        count,
+        gate,
+    };
+    let mut buf = vec![0u8; READ_BYTES];
+    loop {
+        let room = sink.gate.room();
+        let want = if room == 0 {
+            1
+        } else {
+            room.min(READ_BYTES as u64) as usize
+        };
+        let n = match stream.read(&mut buf[..want]).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        if room == 0 {
+            sink.gate.wait_for_room().await;
+        }
+        // Counted read and taken in one poll.
+        sink.count.read.fetch_add(n as u64, Ordering::Relaxed);
+        sink.take(&buf[..n]).await;
+    }
+    if let Saved::Open(mut f, _) = sink.saved {
+        let _ = f.flush().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::budget::StderrBudget;
+    use super::*;
+    use std::time::Duration;
+    use tokio::io::{AsyncWriteExt, DuplexStream, duplex};
+    use tokio::task::JoinHandle;
+
+    const KIB: u64 = 1 << 10;
+
+    /// A drain over an in-memory pipe (16 KiB, like a small pipe), with the budget `budget` and
+    /// a file capped at `cap` if any.
+    struct Pipe {
+        writer: Option<DuplexStream>,
+        tail: StderrTail,
+        count: StderrCount,
+        gate: StderrGate,
+        drain: JoinHandle<()>,
+    }
+
+    fn pipe(budget: StderrBudget, file: Option<tokio::fs::File>, cap: u64) -> Pipe {
+        let (writer, reader) = duplex(16 * KIB as usize);
+        let tail = StderrTail::default();
+        let count = StderrCount::default();
+        let gate = StderrGate::new(budget);
+        let drain = tokio::spawn(drain(
+            reader,
+            tail.clone(),
+            file,
+            cap,
+            count.clone(),
+            gate.clone(),
+        ));
+        Pipe {
+            writer: Some(writer),
+            tail,
+            count,
+            gate,
+            drain,
+        }
+    }
+
+    fn budget(per_decision: u64, per_match: u64) -> StderrBudget {
+        StderrBudget {
+            per_decision: Some(per_decision),
+            per_match: Some(per_match),
+        }
+    }
+
+    /// Until every task waits (the paused clock moves only then).
+    async fn settle() {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+
+    /// A bot that writes `bytes` (numbered lines) as fast as it can, then closes its stderr;
+    /// its task ends when all is written.
+    fn flood(pipe: &mut Pipe, bytes: u64) -> JoinHandle<()> {
+        let mut writer = pipe.writer.take().unwrap();
+        tokio::spawn(async move {
+            let mut line = 0u64;
+            let mut left = bytes;
+            while left > 0 {
+                let text = format!("{line:>1023}\n");
+                let n = left.min(text.len() as u64) as usize;
+                writer.write_all(&text.as_bytes()[..n]).await.unwrap();
+                left -= n as u64;
+                line += 1;
+            }
+        })
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn past_its_window_the_drain_reads_nothing_and_the_writer_waits_until_the_next() {
+        let mut p = pipe(budget(100 * KIB, 1 << 30), None, 0);
+        let bot = flood(&mut p, 1000 * KIB);
+        settle().await;
+        assert_eq!(p.count.read(), 100 * KIB, "the start-up's window");
+        assert!(p.gate.is_stopped());
+        assert!(!bot.is_finished(), "the bot waits on its own writes");
+        for window in 2..=10 {
+            p.gate.open_decision();
+            settle().await;
+            assert_eq!(p.count.read(), window * 100 * KIB);
+        }
+        assert!(bot.is_finished());
+        let overflow = p.gate.take_overflow().unwrap();
+        assert_eq!(
+            (overflow.stops, overflow.dropped),
+            (9, 0),
+            "no file: nothing dropped"
+        );
+        // It wrote no more than the tenth window: no stop, and the end read.
+        assert!(!p.gate.is_stopped());
+        assert!(p.drain.is_finished());
+        assert!(p.tail.text().ends_with(&format!("{:>1023}\n", 999)));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_match_budget_spent_holds_until_the_next_match() {
+        let mut p = pipe(budget(100 * KIB, 250 * KIB), None, 0);
+        let _bot = flood(&mut p, 1000 * KIB);
+        p.gate.open_match();
+        settle().await;
+        p.gate.open_decision();
+        settle().await;
+        p.gate.open_decision();
+        settle().await;
+        assert_eq!(p.count.read(), 250 * KIB);
+        p.gate.open_decision();
+        settle().await;
+        assert_eq!(p.count.read(), 250 * KIB, "the match's budget is spent");
+        assert!(p.gate.is_stopped());
+        p.gate.open_match();
+        settle().await;
+        assert_eq!(p.count.read(), 350 * KIB);
+        // Each window ended with more to write; the decision opened with the match's budget
+        // spent was no window.
+        assert_eq!(p.gate.take_overflow().unwrap().stops, 4);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_bot_that_writes_exactly_its_budget_is_never_stopped() {
+        let mut p = pipe(budget(100 * KIB, 1 << 30), None, 0);
+        let bot = flood(&mut p, 100 * KIB);
+        settle().await;
+        assert!(bot.is_finished());
+        assert!(p.drain.is_finished(), "its stderr ended within the budget");
+        assert_eq!(p.count.read(), 100 * KIB);
+        assert_eq!(p.gate.take_overflow(), None);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn once_the_bot_is_gone_the_drain_reads_what_the_pipe_holds_past_every_budget() {
+        let mut p = pipe(budget(10 * KIB, 10 * KIB), None, 0);
+        let mut writer = p.writer.take().unwrap();
+        // 40 KiB of dots, then its last words, then gone: the pipe (16 KiB) holds only part.
+        let last = "Traceback: the end\n";
+        let bot = tokio::spawn(async move {
+            writer.write_all(&[b'.'; 40 << 10]).await.unwrap();
+            writer.write_all(last.as_bytes()).await.unwrap();
+        });
+        settle().await;
+        assert!(p.gate.is_stopped() && !bot.is_finished());
+        // The referee's goodbye window, then its ending: what the pipe holds, and no more.
+        p.gate.open_ending(10 * KIB);
+        settle().await;
+        p.gate.open_ending(40 * KIB);
+        settle().await;
+        assert!(bot.is_finished() && p.drain.is_finished());
+        assert!(p.tail.text().ends_with(last), "the real end");
+        assert_eq!(p.count.read(), (40 << 10) + last.len() as u64);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn bytes_past_the_files_cap_are_dropped_and_counted_and_the_file_holds_the_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bot.stderr");
+        let file = tokio::fs::File::create(&path).await.unwrap();
+        let mut p = pipe(budget(64 * KIB, 1 << 30), Some(file), 10 * KIB);
+        let _bot = flood(&mut p, 100 * KIB);
+        settle().await;
+        let saved = std::fs::read(&path).unwrap();
+        assert_eq!(saved.len(), 10 * KIB as usize + CAPPED.len());
+        assert!(saved.ends_with(CAPPED));
+        assert_eq!(p.count.position(), saved.len() as u64);
+        let overflow = p.gate.take_overflow().unwrap();
+        assert_eq!((overflow.stops, overflow.dropped), (1, 54 * KIB));
+        p.gate.open_decision();
+        settle().await;
+        assert_eq!(p.gate.take_overflow().unwrap().dropped, 36 * KIB);
+        assert_eq!(std::fs::read(&path).unwrap().len(), saved.len());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn without_a_budget_everything_is_read_at_once() {
+        let mut p = pipe(StderrBudget::default(), None, 0);
+        let bot = flood(&mut p, 4 << 20);
+        settle().await;
+        assert!(bot.is_finished() && p.drain.is_finished());
+        assert_eq!(p.count.read(), 4 << 20);
+        assert_eq!(p.gate.take_overflow(), None);
+    }
+
+    #[test]
+    fn a_long_read_keeps_only_the_tails_end() {
+        let tail = StderrTail::default();
+        tail.push(b"before\n");
+        let mut long = vec![b'.'; 100_000];
+        long.extend_from_slice(b"\nthe end\n");
+        tail.push(&long);
+        let text = tail.text();
+        assert_eq!(text.len(), super::super::tail::TAIL_BYTES);
+        assert!(text.ends_with(".\nthe end\n"));
+        let recent = tail.take_recent().unwrap();
+        assert_eq!(recent.text, "the end\n");
+        assert_eq!(recent.cut, 7 + 100_001);
+    }
+}
