@@ -955,12 +955,25 @@ mod tests {
     }
 
     async fn shell(script: &str, sandbox: &Sandbox) -> ProcessBot {
+        shell_with(script, sandbox, ResourceLimits::default()).await
+    }
+
+    async fn shell_with(script: &str, sandbox: &Sandbox, limits: ResourceLimits) -> ProcessBot {
         let options = ProcessOptions {
             sandbox: sandbox.clone(),
+            limits,
             ..ProcessOptions::default()
         };
         let command = ["sh", "-c", script].map(String::from);
         ProcessBot::spawn(&command, &options).await.unwrap()
+    }
+
+    /// A stderr budget of `kb` KiB a decision.
+    fn stderr_budget(kb: u64) -> ResourceLimits {
+        ResourceLimits {
+            stderr_kb: Some(kb),
+            ..ResourceLimits::default()
+        }
     }
 
     /// A generous bound for what a loaded machine does in milliseconds.
@@ -1066,6 +1079,51 @@ mod tests {
                     assert_eq!(bot.exits().await, exits, "{script} ({sandbox:?})");
                     bot.kill().await;
                 }
+            }
+        });
+    }
+
+    #[test]
+    fn a_bot_blocked_on_its_stderr_past_its_budget_waits_and_is_killed_without_a_hang() {
+        run(async {
+            for sandbox in sandboxes() {
+                // It writes stderr without end, then would read: past its budget it waits.
+                let script = "yes flood >&2; read -r l";
+                let mut bot = shell_with(script, &sandbox, stderr_budget(16)).await;
+                let bound = Instant::now() + BOUND;
+                while !bot.stderr_gate.is_stopped() || !bot.is_waiting() {
+                    assert!(Instant::now() < bound, "never waiting ({sandbox:?})");
+                    tokio::time::sleep(FIRST_LOOK).await;
+                }
+                // Its budget, and the byte that tells it has more.
+                assert_eq!(bot.stderr_count.read(), (16 << 10) + 1, "{sandbox:?}");
+                assert!(bot.limit_notes().contains("its stderr was over its budget"));
+                let started = Instant::now();
+                assert!(!bot.shutdown(None, Duration::from_millis(100)).await);
+                assert!(started.elapsed() < BOUND, "{sandbox:?}");
+                assert!(!bot.is_alive());
+            }
+        });
+    }
+
+    #[test]
+    fn a_crashed_bots_last_words_past_its_budget_are_the_end_of_its_stderr() {
+        run(async {
+            for sandbox in sandboxes() {
+                // 40 KiB, past its budget of 16 but within what its pipe holds, then its last
+                // words, then an exit with status 3.
+                let script = "head -c 40960 /dev/zero | tr '\\0' . >&2; echo >&2; echo last words >&2; exit 3";
+                let mut bot = shell_with(script, &sandbox, stderr_budget(16)).await;
+                let bound = Instant::now() + BOUND;
+                while !bot.has_exited() {
+                    assert!(Instant::now() < bound, "never exited ({sandbox:?})");
+                    tokio::time::sleep(FIRST_LOOK).await;
+                }
+                let fault = bot.exit_fault("it crashed").await.unwrap();
+                assert!(fault.message.ends_with("lines: last words"), "{}", fault.message);
+                assert!(bot.stderr.text().ends_with("\nlast words\n"));
+                assert_eq!(bot.stderr_count.read(), 40960 + 1 + 11, "{sandbox:?}");
+                bot.kill().await;
             }
         });
     }

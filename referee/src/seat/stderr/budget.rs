@@ -101,26 +101,35 @@ impl StderrGate {
 
     /// Opens a decision's window (the bot is about to be sent a request).
     pub fn open_decision(&self) {
-        let mut state = self.state();
-        state.window = state.budget.per_decision.unwrap_or(UNBOUNDED);
-        drop(state);
-        self.0.opened.notify_one();
+        self.open(|state| state.window = state.budget.per_decision.unwrap_or(UNBOUNDED));
     }
 
     /// Opens a match: its budget refilled, and a window.
     pub fn open_match(&self) {
-        let mut state = self.state();
-        state.in_match = state.budget.per_match.unwrap_or(UNBOUNDED);
-        drop(state);
-        self.open_decision();
+        self.open(|state| {
+            state.in_match = state.budget.per_match.unwrap_or(UNBOUNDED);
+            state.window = state.budget.per_decision.unwrap_or(UNBOUNDED);
+        });
     }
 
     /// Opens the window of a bot being ended, of at least `bytes` (what its pipe holds once it
     /// is gone, or a decision's budget for its goodbye): the match's budget no longer applies.
     pub fn open_ending(&self, bytes: u64) {
+        self.open(|state| {
+            state.ending = true;
+            // And the byte the drain holds, if it is stopped.
+            state.window = state.window.max(bytes + u64::from(state.stopped));
+        });
+    }
+
+    /// Opens a window as `change` says and wakes the drain: with room, the referee reads again
+    /// from now on (not stopped, even before the drain has run).
+    fn open(&self, change: impl FnOnce(&mut State)) {
         let mut state = self.state();
-        state.ending = true;
-        state.window = state.window.max(bytes);
+        change(&mut state);
+        if state.room() > 0 {
+            state.stopped = false;
+        }
         drop(state);
         self.0.opened.notify_one();
     }

@@ -16,7 +16,9 @@ pub const READ_BYTES: usize = 64 << 10;
 /// opened — files are appended to — plus what was written or is being written).
 ///
 /// Both are counted as soon as a read returns, in the same poll of the drain: on a
-/// one-thread runtime, whoever sees the pipe empty sees every byte that was in it counted.
+/// one-thread runtime, whoever sees the pipe empty sees every byte that was in it counted. (The
+/// one byte read past a spent budget is counted read at once, and in the file's position once
+/// a window lets it be taken.)
 #[derive(Clone, Debug, Default)]
 pub struct StderrCount {
     read: Arc<AtomicU64>,
@@ -65,8 +67,8 @@ struct Sink {
 }
 
 impl Sink {
-    /// Takes `bytes` read from the pipe (just counted read): the tail and the file's position
-    /// before the first wait.
+    /// Takes `bytes` read from the pipe (counted read already): the tail and the file's
+    /// position before the first wait.
     async fn take(&mut self, bytes: &[u8]) {
         self.gate.spend(bytes.len() as u64);
         self.tail.push(bytes);
@@ -128,11 +130,10 @@ pub async fn drain(
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
+        sink.count.read.fetch_add(n as u64, Ordering::Relaxed);
         if room == 0 {
             sink.gate.wait_for_room().await;
         }
-        // Counted read and taken in one poll.
-        sink.count.read.fetch_add(n as u64, Ordering::Relaxed);
         sink.take(&buf[..n]).await;
     }
     if let Saved::Open(mut f, _) = sink.saved {
@@ -216,13 +217,15 @@ mod tests {
         let mut p = pipe(budget(100 * KIB, 1 << 30), None, 0);
         let bot = flood(&mut p, 1000 * KIB);
         settle().await;
-        assert_eq!(p.count.read(), 100 * KIB, "the start-up's window");
+        // The start-up's window, and the byte that tells the bot has more.
+        assert_eq!(p.count.read(), 100 * KIB + 1);
         assert!(p.gate.is_stopped());
         assert!(!bot.is_finished(), "the bot waits on its own writes");
         for window in 2..=10 {
             p.gate.open_decision();
             settle().await;
-            assert_eq!(p.count.read(), window * 100 * KIB);
+            let held = u64::from(window < 10);
+            assert_eq!(p.count.read(), window * 100 * KIB + held);
         }
         assert!(bot.is_finished());
         let overflow = p.gate.take_overflow().unwrap();
@@ -247,14 +250,14 @@ mod tests {
         settle().await;
         p.gate.open_decision();
         settle().await;
-        assert_eq!(p.count.read(), 250 * KIB);
+        assert_eq!(p.count.read(), 250 * KIB + 1);
         p.gate.open_decision();
         settle().await;
-        assert_eq!(p.count.read(), 250 * KIB, "the match's budget is spent");
+        assert_eq!(p.count.read(), 250 * KIB + 1, "the match's budget is spent");
         assert!(p.gate.is_stopped());
         p.gate.open_match();
         settle().await;
-        assert_eq!(p.count.read(), 350 * KIB);
+        assert_eq!(p.count.read(), 350 * KIB + 1);
         // Each window ended with more to write; the decision opened with the match's budget
         // spent was no window.
         assert_eq!(p.gate.take_overflow().unwrap().stops, 4);
