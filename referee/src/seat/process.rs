@@ -859,13 +859,13 @@ impl Drop for ProcessBot {
     }
 }
 
-/// The note of a fault whose bot waited on its stderr, past its budget.
+/// The note of a fault of a bot whose stderr is past its budget: its writes there wait.
 fn stderr_over_budget(budget: stderr::StderrBudget) -> String {
     let per = |bytes: Option<u64>, shift: u32, unit: &str| {
         bytes.map_or("no bound".to_string(), |b| format!("{} {unit}", b >> shift))
     };
     format!(
-        "; its stderr was over its budget ({} a decision, {} a match): the referee stopped reading it, and the bot waited on its own writes (docs/security.md#the-limits)",
+        "; its stderr was over its budget ({} a decision, {} a match): the referee stopped reading it, and the bot's writes there wait (docs/security.md#the-stderr-budget)",
         per(budget.per_decision, 10, "KiB"),
         per(budget.per_match, 20, "MiB"),
     )
@@ -1120,7 +1120,11 @@ mod tests {
                     tokio::time::sleep(FIRST_LOOK).await;
                 }
                 let fault = bot.exit_fault("it crashed").await.unwrap();
-                assert!(fault.message.ends_with("lines: last words"), "{}", fault.message);
+                assert!(
+                    fault.message.ends_with("lines: last words"),
+                    "{}",
+                    fault.message
+                );
                 assert!(bot.stderr.text().ends_with("\nlast words\n"));
                 assert_eq!(bot.stderr_count.read(), 40960 + 1 + 11, "{sandbox:?}");
                 bot.kill().await;
