@@ -3,6 +3,7 @@
 //! each key is defined once; the most specific source wins except that flags override the file.
 
 use super::Failure;
+use super::output::errln;
 use crate::runner::{FaultPolicy, Penalty};
 use crate::seat::{BotSettings, ResourceLimits, SandboxMode, TimeBasis, TimeControl};
 use clap::Args;
@@ -280,16 +281,16 @@ pub(super) fn process_options(
         crate::seat::users::Isolation::default()
     };
     if let Some(warning) = &isolation.sandbox_warning {
-        eprintln!("referee: {warning}");
+        errln!("referee: {warning}");
     }
     if has_processes {
-        eprintln!(
+        errln!(
             "referee: {}",
             crate::seat::cgroup::describe(crate::seat::cgroup::mechanisms())
         );
     }
     for line in &isolation.lines {
-        eprintln!("referee: {line}");
+        errln!("referee: {line}");
     }
     let mut hidden = outputs;
     hidden.extend(bots.iter().filter_map(|b| b.settings.workdir.clone()));

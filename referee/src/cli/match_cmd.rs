@@ -74,7 +74,7 @@ fn run_game<G: Game>(config: MatchConfig) -> Result<ExitCode, Failure> {
         Format::Json => {
             outln!(
                 "{}",
-                serde_json::to_string_pretty(&record).expect("records serialize")
+                crate::untrusted::json::to_string_pretty(&record).expect("records serialize")
             );
         }
     }

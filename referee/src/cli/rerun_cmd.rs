@@ -6,7 +6,7 @@ use super::Failure;
 use super::args::{Format, RerunArgs};
 use super::match_cmd::until_interrupted;
 use super::match_config::Refereeing;
-use super::output::{grouped, out, outln};
+use super::output::{errln, grouped, out, outln};
 use super::standings;
 use crate::runner::{MatchLog, MatchRecord};
 use crate::tournament::rerun::{self, Rerun, RerunPlan};
@@ -58,7 +58,7 @@ pub fn run(args: RerunArgs) -> Result<ExitCode, Failure> {
         Format::Table => out!("{}", render(&plan, &rerun, &dir, log.as_deref())),
         Format::Json => outln!(
             "{}",
-            serde_json::to_string_pretty(&RerunJson {
+            crate::untrusted::json::to_string_pretty(&RerunJson {
                 id: plan.recorded.id,
                 group: plan.recorded.group,
                 seed: plan.recorded.record.seed,
@@ -95,7 +95,7 @@ struct RerunJson<'a> {
 /// with a note, when that directory is not on this machine.
 fn enter_tournament_directory(plan: &RerunPlan) {
     let Some(run) = &plan.run else {
-        eprintln!(
+        errln!(
             "referee: note: the directory has no run.json (written by `referee merge`, or an older referee): bots run from here, without working directories or environments of their own, sandbox auto"
         );
         return;
@@ -105,13 +105,13 @@ fn enter_tournament_directory(plan: &RerunPlan) {
         return;
     }
     match std::env::set_current_dir(&run.cwd) {
-        Ok(()) => eprintln!(
+        Ok(()) => errln!(
             "referee: bots run from {}, where the tournament ran",
-            run.cwd.display()
+            crate::untrusted::shown(&run.cwd.to_string_lossy())
         ),
-        Err(e) => eprintln!(
+        Err(e) => errln!(
             "referee: note: the tournament ran in {}, which cannot be entered here ({e}): bots run from the current directory",
-            run.cwd.display()
+            crate::untrusted::shown(&run.cwd.to_string_lossy())
         ),
     }
 }
@@ -150,7 +150,7 @@ fn render(plan: &RerunPlan, rerun: &Rerun, dir: &Path, log: Option<&Path>) -> St
         "match {} of {}: {}, group {}, seed {}; played again with the recorded bots in their seats\n",
         plan.recorded.id,
         dir.display(),
-        plan.meta.game,
+        crate::untrusted::shown(&plan.meta.game),
         plan.recorded.group,
         recorded.seed
     );

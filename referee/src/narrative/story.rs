@@ -1,6 +1,8 @@
 //! What a narrative is made of — sections of lines — and how it is laid out as text for a
 //! terminal. The tellers build it with [`Story`]; the CLI prints [`Narrative::to_text`].
 
+use crate::untrusted::line;
+
 /// A match told as a story: a section for the match and its players, one per round (manche,
 /// hand) of the game, and one for the result.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,22 +57,25 @@ impl Narrative {
 
     /// The narrative laid out for a terminal `width` columns wide: each heading on its own
     /// line after a blank one, each line indented under it and wrapped, conduct marked `!`,
-    /// stderr marked `|`.
+    /// stderr marked `|`. Every heading and line is escaped ([`crate::untrusted::line`]) before
+    /// it is wrapped: a log is untrusted, and a bot's name, message or stderr line holds no line
+    /// break or terminal sequence of its own here — the marks and line breaks are the
+    /// referee's.
     pub fn to_text(&self, width: usize) -> String {
         let mut out = String::new();
         for (i, section) in self.sections.iter().enumerate() {
             if i > 0 {
                 out.push('\n');
             }
-            push_wrapped(&mut out, &section.heading, width, "", "  ");
-            for line in &section.lines {
-                let pad = "  ".repeat(line.depth + 1);
-                let (first, rest) = match line.kind {
+            push_wrapped(&mut out, &line(&section.heading), width, "", "  ");
+            for text in &section.lines {
+                let pad = "  ".repeat(text.depth + 1);
+                let (first, rest) = match text.kind {
                     LineKind::Told => (pad.clone(), format!("{pad}    ")),
                     LineKind::Conduct => (format!("{pad}! "), format!("{pad}    ")),
                     LineKind::Stderr => (format!("{pad}| "), format!("{pad}| ")),
                 };
-                push_wrapped(&mut out, &line.text, width, &first, &rest);
+                push_wrapped(&mut out, &line(&text.text), width, &first, &rest);
             }
         }
         out
@@ -200,6 +205,20 @@ mod tests {
             "Round 1: chips worth 5\n  Alice puts a chip of 5 on table 3,\n      where there are now 15 in chips.\n    Table 3\n  ! Bob: timeout: no reply within the\n      time limit of 100 ms.\n    | thinking...\n\nResult\n"
         );
         assert!(text.lines().all(|l| l.chars().count() <= 40));
+    }
+
+    #[test]
+    fn a_bots_text_makes_no_line_and_no_terminal_sequence() {
+        let mut story = Story::default();
+        story.section("Round 1\u{1b}[2J");
+        story.told("x\u{202e}, which calls itself \"\u{1b}]0;title\u{7}\".");
+        story.conduct("a: fault malformed: x\n! a: fault timeout");
+        story.line(LineKind::Stderr, 1, "\r| forged");
+        let text = story.finish().to_text(200);
+        assert_eq!(
+            text,
+            "Round 1\\u{1b}[2J\n  x\\u{202e}, which calls itself \"\\u{1b}]0;title\\u{7}\".\n  ! a: fault malformed: x\\n! a: fault timeout\n    | \\r| forged\n"
+        );
     }
 
     #[test]
