@@ -35,6 +35,7 @@ mod runtimes;
 mod sandbox;
 mod schema;
 mod strength;
+mod terminal_text;
 mod time_controls;
 mod tournament;
 mod transcripts;

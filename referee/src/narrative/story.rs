@@ -28,7 +28,8 @@ pub struct Line {
     /// How deep it is indented under the line before it (a table of a payout under the
     /// payout): 0 or more.
     pub depth: usize,
-    /// The sentence, or the bot's text as it wrote it.
+    /// The sentence, or the bot's text as it wrote it (escaped when it is laid out:
+    /// [`Narrative::to_text`]).
     pub text: String,
 }
 
@@ -109,9 +110,21 @@ fn push_wrapped(out: &mut String, text: &str, width: usize, first: &str, rest: &
 }
 
 /// The words of `line` for wrapping: split at the spaces outside brackets, each word with the
-/// spaces after it.
+/// spaces after it, and before each backslash outside brackets (with no space: a long run of a
+/// bot's escaped characters, `\u{1b}[2J\u{202e}`, is wrapped between two escapes, not inside
+/// one). A `[` opens a group only when a `]` closes it: a bot's lone `[` does not keep the rest
+/// of the line from wrapping.
 fn words_outside_brackets(line: &str) -> Box<dyn Iterator<Item = textwrap::core::Word<'_>> + '_> {
     let mut words = Vec::new();
+    let (mut unclosed, mut groups) = (Vec::new(), Vec::new());
+    for (i, c) in line.char_indices() {
+        match c {
+            '[' => unclosed.push(i),
+            ']' => groups.extend(unclosed.pop()),
+            _ => {}
+        }
+    }
+    groups.sort_unstable();
     let (mut start, mut depth, mut in_space) = (0, 0usize, false);
     for (i, c) in line.char_indices() {
         match c {
@@ -120,10 +133,14 @@ fn words_outside_brackets(line: &str) -> Box<dyn Iterator<Item = textwrap::core:
                 words.push(textwrap::core::Word::from(&line[start..i]));
                 (start, in_space) = (i, false);
             }
+            '\\' if depth == 0 && i > start => {
+                words.push(textwrap::core::Word::from(&line[start..i]));
+                start = i;
+            }
             _ => {}
         }
         match c {
-            '[' => depth += 1,
+            '[' if groups.binary_search(&i).is_ok() => depth += 1,
             ']' => depth = depth.saturating_sub(1),
             _ => {}
         }
@@ -218,6 +235,22 @@ mod tests {
         assert_eq!(
             text,
             "Round 1\\u{1b}[2J\n  x\\u{202e}, which calls itself \"\\u{1b}]0;title\\u{7}\".\n  ! a: fault malformed: x\\n! a: fault timeout\n    | \\r| forged\n"
+        );
+    }
+
+    #[test]
+    fn a_run_of_escapes_is_wrapped_between_escapes() {
+        let mut story = Story::default();
+        story.section("");
+        story.line(
+            LineKind::Stderr,
+            1,
+            "turn 1 \u{1b}[2J\u{1b}[H\u{1b}]0;pwned\u{7}\u{9b}31m\u{202e}DESREVER\u{202c}\u{2066}",
+        );
+        let text = story.finish().to_text(40);
+        assert_eq!(
+            text,
+            "\n    | turn 1 \\u{1b}[2J\n    | \\u{1b}[H\\u{1b}]0;pwned\\u{7}\n    | \\u{9b}31m\\u{202e}DESREVER\\u{202c}\n    | \\u{2066}\n"
         );
     }
 

@@ -1,4 +1,4 @@
-//! Untrusted text in JSON printed for people and programs alike (`--format json`): serde_json
+//! Untrusted text in JSON (`--format json`, a bot's action quoted in a fault message): serde_json
 //! already escapes the C0 controls; this writer escapes the rest of what
 //! [`needs_escape`] names — DEL, the C1 controls, the bidi and invisible format characters — as
 //! `\u007f`, `\u202e` (a pair of surrogates above U+FFFF), so that the JSON reads back the same
@@ -6,7 +6,7 @@
 
 use super::needs_escape;
 use serde::Serialize;
-use serde_json::ser::{Formatter, PrettyFormatter};
+use serde_json::ser::{CompactFormatter, Formatter, PrettyFormatter};
 use std::io::{self, Write};
 
 /// `value` as pretty JSON (two-space indents, as `serde_json::to_string_pretty`) with every
@@ -15,20 +15,32 @@ use std::io::{self, Write};
 /// # Errors
 /// When `value`'s `Serialize` fails (a map with keys that are not strings).
 pub fn to_string_pretty<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
+    written(value, PrettyFormatter::new())
+}
+
+/// `value` as compact JSON (as `serde_json::to_string`) with every dangerous character of its
+/// strings escaped: a bot's action quoted in a fault message.
+///
+/// # Errors
+/// When `value`'s `Serialize` fails (a map with keys that are not strings).
+pub fn to_string<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
+    written(value, CompactFormatter)
+}
+
+fn written<T: Serialize + ?Sized>(value: &T, layout: impl Formatter) -> serde_json::Result<String> {
     let mut out = Vec::with_capacity(128);
-    let mut serializer = serde_json::Serializer::with_formatter(&mut out, Escaping::default());
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, Escaping { layout });
     value.serialize(&mut serializer)?;
     Ok(String::from_utf8(out).expect("serde_json writes UTF-8"))
 }
 
-/// serde_json's pretty formatter, with the string fragments it writes as they are searched for
-/// dangerous characters.
-#[derive(Default)]
-struct Escaping<'a> {
-    pretty: PrettyFormatter<'a>,
+/// serde_json's formatter `F` (pretty or compact), with the string fragments it writes searched
+/// for dangerous characters.
+struct Escaping<F> {
+    layout: F,
 }
 
-impl Formatter for Escaping<'_> {
+impl<F: Formatter> Formatter for Escaping<F> {
     fn write_string_fragment<W: ?Sized + Write>(
         &mut self,
         writer: &mut W,
@@ -49,11 +61,11 @@ impl Formatter for Escaping<'_> {
     }
 
     fn begin_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.pretty.begin_array(writer)
+        self.layout.begin_array(writer)
     }
 
     fn end_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.pretty.end_array(writer)
+        self.layout.end_array(writer)
     }
 
     fn begin_array_value<W: ?Sized + Write>(
@@ -61,19 +73,19 @@ impl Formatter for Escaping<'_> {
         writer: &mut W,
         first: bool,
     ) -> io::Result<()> {
-        self.pretty.begin_array_value(writer, first)
+        self.layout.begin_array_value(writer, first)
     }
 
     fn end_array_value<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.pretty.end_array_value(writer)
+        self.layout.end_array_value(writer)
     }
 
     fn begin_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.pretty.begin_object(writer)
+        self.layout.begin_object(writer)
     }
 
     fn end_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.pretty.end_object(writer)
+        self.layout.end_object(writer)
     }
 
     fn begin_object_key<W: ?Sized + Write>(
@@ -81,15 +93,15 @@ impl Formatter for Escaping<'_> {
         writer: &mut W,
         first: bool,
     ) -> io::Result<()> {
-        self.pretty.begin_object_key(writer, first)
+        self.layout.begin_object_key(writer, first)
     }
 
     fn begin_object_value<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.pretty.begin_object_value(writer)
+        self.layout.begin_object_value(writer)
     }
 
     fn end_object_value<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.pretty.end_object_value(writer)
+        self.layout.end_object_value(writer)
     }
 }
 
@@ -106,6 +118,13 @@ mod tests {
             to_string_pretty(&value).unwrap(),
             serde_json::to_string_pretty(&value).unwrap()
         );
+    }
+
+    #[test]
+    fn compact_values_are_written_as_serde_json_writes_them() {
+        let value = json!({"table": 3, "cards": ["2C", "AH"], "x": {"y": null}});
+        assert_eq!(to_string(&value).unwrap(), value.to_string());
+        assert_eq!(to_string(&json!("\u{9b}")).unwrap(), "\"\\u009b\"");
     }
 
     #[test]
