@@ -38,7 +38,7 @@ impl Legend {
 
 /// `text` (a bot's name, or a line that holds one) as the terminal or Markdown shows it:
 /// escaped ([`untrusted`]).
-pub fn shown(text: &str, markdown: bool) -> String {
+pub fn escaped(text: &str, markdown: bool) -> String {
     if markdown {
         untrusted::markdown::text(text)
     } else {
@@ -46,11 +46,11 @@ pub fn shown(text: &str, markdown: bool) -> String {
     }
 }
 
-/// A plain or Markdown table of `rows`, the first being the header; every cell [`shown`].
+/// A plain or Markdown table of `rows`, the first being the header; every cell [`escaped`].
 pub fn table(rows: Vec<Vec<String>>, markdown: bool) -> String {
     let mut builder = Builder::default();
     for row in rows {
-        builder.push_record(row.iter().map(|cell| shown(cell, markdown)));
+        builder.push_record(row.iter().map(|cell| escaped(cell, markdown)));
     }
     let mut table = builder.build();
     if markdown {
@@ -74,8 +74,8 @@ fn legend_text(columns: &[Column], markdown: bool) -> String {
         for c in columns {
             out += &format!(
                 "- **{}**: {}\n",
-                shown(&c.title, true),
-                shown(&c.legend, true)
+                escaped(&c.title, true),
+                escaped(&c.legend, true)
             );
         }
         return out;
@@ -157,7 +157,7 @@ pub fn render(board: &Leaderboard, format: BoardFormat, legend: Legend) -> Strin
             };
             format!(
                 "{}\n\n{}\n{words}\nHead to head (how often the row bot finished above the column bot, of their meetings):\n\n{}\n",
-                shown(&text.summary, md),
+                escaped(&text.summary, md),
                 table(text.standings_with_header(), md),
                 table(text.head_to_head, md)
             )

@@ -4,7 +4,7 @@
 //! ([`crate::report::data::bot_report`]); this file only lays it out.
 
 use super::args::BoardFormat;
-use super::board_render::{shown, table};
+use super::board_render::{escaped, table};
 use super::output::grouped;
 use crate::report::data::{BotMatch, BotReport};
 use crate::tournament::results::StderrRange;
@@ -46,7 +46,7 @@ fn text(report: &BotReport, view: &BotView<'_>, markdown: bool) -> String {
     let forfeits = report.matches.iter().filter(|m| m.forfeited).count();
     let mut out = format!(
         "{}: rank {} of {} on the leaderboard; {} matches, {} faults in {} of them{}\ncommand: {}\nstderr files: {}\n",
-        shown(&report.bot, markdown),
+        escaped(&report.bot, markdown),
         report.rank,
         view.bots,
         report.matches.len(),
@@ -57,7 +57,7 @@ fn text(report: &BotReport, view: &BotView<'_>, markdown: bool) -> String {
         } else {
             String::new()
         },
-        shown(&report.command, markdown),
+        escaped(&report.command, markdown),
         view.dir.join("stderr").display()
     );
     let shown = |n: usize| {
@@ -125,18 +125,18 @@ fn faults_of(report: &BotReport, m: &BotMatch, view: &BotView<'_>, markdown: boo
             .decision
             .map(|d| format!("decision {d}"))
             .unwrap_or_else(|| "outside a decision".into());
-        out += &format!("  {at}, {}: {}\n", f.fault, shown(&f.message, markdown));
+        out += &format!("  {at}, {}: {}\n", f.fault, escaped(&f.message, markdown));
     }
     out += &format!(
         "  stderr: {}\n",
-        shown(&stderr_place(m.stderr_range.as_ref(), view), markdown)
+        escaped(&stderr_place(m.stderr_range.as_ref(), view), markdown)
     );
     if let Some(excerpt) = &m.stderr {
         // The bot's lines, split here and each marked `|`: its own line breaks make no line
         // of the referee's.
         let lines: Vec<&str> = excerpt.text.lines().collect();
         for line in &lines[lines.len().saturating_sub(STDERR_LINES)..] {
-            out += &format!("  | {}\n", shown(line, markdown));
+            out += &format!("  | {}\n", escaped(line, markdown));
         }
     }
     out
