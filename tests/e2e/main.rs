@@ -31,6 +31,7 @@ mod replay;
 mod replay_viewer;
 mod report;
 mod rerun;
+mod rerun_trust;
 mod runtimes;
 mod sandbox;
 mod schema;
