@@ -184,8 +184,8 @@ fn running_as_root(bots: &[(&str, String)], sandbox: &Sandbox) -> Option<Notice>
     let names: Vec<&str> = bots.iter().map(|(name, _)| *name).collect();
     let (subject, files) = match names.len() {
         0 => return None,
-        1 => ("bot", "its files are"),
-        _ => ("bots", "their files are"),
+        1 => ("bot", "its files"),
+        _ => ("bots", "their files"),
     };
     let verb = if names.len() == 1 { "runs" } else { "run" };
     let place = if sandbox.is_bwrap() {
@@ -195,7 +195,7 @@ fn running_as_root(bots: &[(&str, String)], sandbox: &Sandbox) -> Option<Notice>
     };
     let line = |who: &str| {
         format!(
-            "warning: {subject} {who} {verb} as root {place}: {files} out of a bot uid's reach (see docs/security.md#bot-users, or --verbose)"
+            "warning: {subject} {who} {verb} as root {place}: no bot uid can reach {files}; see docs/security.md#bot-users or --verbose"
         )
     };
     let budget = SHORT_MAX.saturating_sub(line("").len());
@@ -454,6 +454,38 @@ mod tests {
             )]
         );
         assert!(notice.short().len() <= SHORT_MAX);
+    }
+
+    #[test]
+    fn the_bots_that_run_as_root_are_one_short_warning_and_one_long_line_each() {
+        let names = ["ada", "brian", "chen", "dana", "emil"];
+        let bots: Vec<(&str, String)> = names.iter().map(|n| (*n, "why".to_string())).collect();
+        for sandbox in [Sandbox::None, Sandbox::Bwrap("/usr/bin/bwrap".into())] {
+            let notice = running_as_root(&bots, &sandbox).unwrap();
+            assert!(notice.short().len() <= SHORT_MAX, "{}", notice.short());
+            assert!(
+                notice.short().starts_with("warning: bots 'ada', 'brian'"),
+                "{}",
+                notice.short()
+            );
+            let long = notice.lines(true);
+            assert_eq!(long.len(), 5);
+            assert!(
+                long[4].starts_with(
+                    "warning: bot 'emil' runs as root, not as a uid of its own: why; "
+                )
+            );
+            for root in [true, false] {
+                let line = referee_user(&sandbox, BotUids::Off);
+                assert!(line.short().len() <= SHORT_MAX, "{root}: {}", line.short());
+                assert!(brief_exposure(&sandbox, root).len() < exposure(&sandbox, root).len());
+            }
+        }
+        let long = ["x".repeat(64), "y".repeat(64)];
+        let bots: Vec<(&str, String)> = long.iter().map(|n| (n.as_str(), String::new())).collect();
+        let notice = running_as_root(&bots, &Sandbox::None).unwrap();
+        assert!(notice.short().len() <= SHORT_MAX + 64, "{}", notice.short());
+        assert!(running_as_root(&[], &Sandbox::None).is_none());
     }
 
     #[test]
