@@ -220,9 +220,8 @@ impl OpenDir {
         // The directory's set-group-ID bit may have given it a bot's group: the referee's.
         rustix::fs::fchown(&fd, None, Some(rustix::process::getegid()))?;
         rustix::fs::fchmod(&fd, Mode::RUSR | Mode::WUSR)?;
-        let mut file = std::fs::File::from(fd);
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
+        // Not synced: a mark lost or cut short by a crash is refused when read, never trusted.
+        std::fs::File::from(fd).write_all(text.as_bytes())?;
         rustix::fs::renameat(&self.fd, MARKER_TEMP, &self.fd, MARKER_FILE)?;
         Ok(())
     }
