@@ -95,7 +95,7 @@ pub fn isolate(
         range: required.unwrap_or(UidRange::DEFAULT),
         why,
     };
-    let mut lines = Vec::new();
+    let mut notices = Vec::new();
     let mut pool = None;
     let mut probe = None;
     if let Some(range) = uids.range() {
@@ -104,7 +104,7 @@ pub fn isolate(
             Err(why) if required.is_some() => return Err(refuse(why)),
             // Not root: the line about the referee's user says what bots can do.
             Err(_) if !is_root() => {}
-            Err(why) => lines.push(Notice::new(
+            Err(why) => notices.push(Notice::new(
                 "warning: bots cannot run as uids of their own here; see docs/security.md#bot-users (--verbose: why)",
                 vec![format!(
                     "warning: bots cannot run as uids of their own here ({why})"
@@ -121,7 +121,7 @@ pub fn isolate(
         )
     });
     if let Some(why) = as_root {
-        lines.push(Notice::new(
+        notices.push(Notice::new(
             "warning: bubblewrap cannot run as a bot's user here: bots run in it as root; see docs/security.md#bot-users (--verbose: why)",
             vec![format!(
                 "warning: bubblewrap cannot run as a bot's user here ({why}): bots run in it as root"
@@ -131,15 +131,15 @@ pub fn isolate(
     }
     drop(probe);
     let Some(pool) = pool else {
-        lines.insert(0, referee_user(&sandbox, uids));
+        notices.insert(0, referee_user(&sandbox, uids));
         return Ok(Isolation {
             sandbox,
             users: BotUsers::default(),
             sandbox_warning,
-            notices: lines,
+            notices,
         });
     };
-    lines.insert(
+    notices.insert(
         0,
         Notice::plain(format!(
             "bots run as uids {} (one per bot process), without capabilities, no_new_privs",
@@ -168,12 +168,12 @@ pub fn isolate(
         };
         users.insert(bot.name.clone(), run_as);
     }
-    lines.extend(running_as_root(&rooted, &sandbox));
+    notices.extend(running_as_root(&rooted, &sandbox));
     Ok(Isolation {
         sandbox,
         users: BotUsers::new(users),
         sandbox_warning,
-        notices: lines,
+        notices,
     })
 }
 
