@@ -332,7 +332,8 @@ fn a_bot_out_of_reach_of_a_uid_of_its_own_runs_as_root_after_a_warning_or_with_u
         ("honest", bot(&python, &dir, "scripted.py")),
     ];
 
-    let fallback = play(&dir, &bots, "none", &[]);
+    // The warning in full (`--verbose`; by default one short line, rerun_trust.rs).
+    let fallback = play(&dir, &bots, "none", &["--verbose"]);
     let warning = format!(
         "referee: warning: bot 'locked' runs as root, not as a uid of its own: a uid of its own cannot reach {}: {} is drwx------ (700, owner uid 0, gid 0); fix: chmod o+x {}, or move the bot where every user can reach it; without a sandbox a bot has every capability: it can signal, ptrace and read the memory of the referee and of every bot, move itself out of its control group, and read and change every file of the machine\n",
         script.display(),

@@ -1,7 +1,8 @@
 //! `referee rerun DIR ID --log FILE`: a match of a real tournament played again, from the
 //! results directory alone and from another directory, gives the recorded scores, ranks and
 //! faults (its bots are deterministic), and a log that replays; a record that does not match
-//! is told (exit 5); an unknown match or directory is refused (exit 2).
+//! is told (exit 5); an unknown match or directory is refused (exit 2). What a recorded setting
+//! may and may not do is `rerun_trust.rs`'s.
 
 use crate::faulty_tournament::{self, results, seat_of};
 use crate::util::*;
@@ -37,7 +38,7 @@ fn a_match_played_again_gives_the_recorded_result_and_a_log_that_replays() {
     let out = referee()
         .current_dir(&elsewhere)
         .args(["rerun", dir.to_str().unwrap(), &id, "--log", "again.jsonl"])
-        .args(["--format", "json"])
+        .args(["--format", "json", "--trust-recorded", "cwd"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
@@ -135,30 +136,9 @@ fn a_bot_runs_again_in_its_working_directory_with_its_environment() {
     let work = base.join("work");
     std::fs::create_dir_all(&work).unwrap();
     writable_by_bots(&work);
-    let config = base.join("t.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "game = \"vabanque\"\nplayers = 3\nmatches = 3\nseed = 4\ntime_limit_ms = {LIMIT_MS}\n\
-             [[bot]]\nname = \"env-reader\"\ncommand = [\"python3\", {:?}]\nworkdir = {:?}\nenv = {{ ANSWER = \"42\" }}\n\
-             [[bot]]\nname = \"r1\"\ncommand = \"builtin:random\"\n\
-             [[bot]]\nname = \"r2\"\ncommand = \"builtin:random\"\n",
-            file("tests/bots/env_reader.py"),
-            work.display().to_string()
-        ),
-    )
-    .unwrap();
-    let out = base.join("out");
-    let played = run(&[
-        "tournament",
-        config.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "-q",
-        "--format",
-        "json",
-    ]);
-    board(&played);
+    let command = ["python3".to_string(), file("tests/bots/env_reader.py")];
+    let out =
+        crate::rerun_trust::tournament(&base, "env-reader", &command, &work, "ANSWER = \"42\"");
     let stderr_dir = base.join("stderr-again");
     let again = run(&[
         "rerun",
@@ -166,6 +146,8 @@ fn a_bot_runs_again_in_its_working_directory_with_its_environment() {
         "1",
         "--stderr-dir",
         stderr_dir.to_str().unwrap(),
+        "--trust-recorded",
+        "env",
     ]);
     assert!(again.status.success(), "{}", stderr(&again));
     let line = std::fs::read_to_string(stderr_dir.join("env-reader.stderr")).unwrap();

@@ -2,6 +2,7 @@
 
 use super::bot_settings::{PolicyArgs, SettingsArgs};
 use crate::seat::{BotUids, SandboxMode};
+use crate::tournament::rerun_trust::RecordedSetting;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -223,6 +224,24 @@ pub struct RerunArgs {
     /// When the referee runs as root, the uids bot processes run as [default: auto].
     #[arg(long, value_name = "FIRST-LAST|auto|off")]
     pub bot_uids: Option<BotUids>,
+    /// Use these recorded settings although they let a bot reach more than this referee's
+    /// defaults (comma-separated); without them such a directory is refused (exit 2), saying
+    /// which setting and why.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "SETTING,...",
+        value_parser = super::choices::recorded_setting()
+    )]
+    pub trust_recorded: Vec<RecordedSetting>,
+    /// Print what would be run (each bot's command, sandbox, uids, workdir, environment's
+    /// names, limits) and whether it would be refused, then stop.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Say each start-up warning in full (why, the fix, what a bot can do then), not in one
+    /// short line.
+    #[arg(long)]
+    pub verbose: bool,
     /// How to print the result.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
@@ -394,6 +413,10 @@ pub struct RefereeingArgs {
     /// config, always hidden); repeatable.
     #[arg(long, value_name = "PATH")]
     pub hide: Vec<PathBuf>,
+    /// Say each start-up warning in full (why, the fix, what a bot can do then), not in one
+    /// short line.
+    #[arg(long)]
+    pub verbose: bool,
     /// A game option, KEY=VALUE (VALUE in TOML syntax); repeatable.
     #[arg(long = "option", value_name = "KEY=VALUE")]
     pub options: Vec<String>,

@@ -1,12 +1,14 @@
 //! Rendering a leaderboard: a table, JSON, CSV or Markdown. The numbers come from
 //! `tournament::standings`, the cells of the table and Markdown and the legend under them (what
 //! each column means, from `tournament::legend`) from `tournament::board_table`; this file only
-//! lays them out.
+//! lays them out, every text escaped for where it goes ([`untrusted`]: a name, a command or a
+//! message may be a bot's, and a results directory anyone's).
 
 use super::args::BoardFormat;
 use super::nava_render;
 use crate::tournament::Leaderboard;
 use crate::tournament::board_table::{Column, board_table};
+use crate::untrusted;
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
@@ -34,11 +36,21 @@ impl Legend {
     }
 }
 
-/// A plain or Markdown table of `rows`, the first being the header.
+/// `text` (a bot's name, or a line that holds one) as the terminal or Markdown shows it:
+/// escaped ([`untrusted`]).
+pub fn escaped(text: &str, markdown: bool) -> String {
+    if markdown {
+        untrusted::markdown::text(text)
+    } else {
+        untrusted::line(text).into_owned()
+    }
+}
+
+/// A plain or Markdown table of `rows`, the first being the header; every cell [`escaped`].
 pub fn table(rows: Vec<Vec<String>>, markdown: bool) -> String {
     let mut builder = Builder::default();
     for row in rows {
-        builder.push_record(row);
+        builder.push_record(row.iter().map(|cell| escaped(cell, markdown)));
     }
     let mut table = builder.build();
     if markdown {
@@ -53,15 +65,6 @@ fn opt(v: Option<f64>) -> String {
     v.map(|v| v.to_string()).unwrap_or_default()
 }
 
-/// `field` as a CSV field: quoted where it holds a comma, a quote or a line break.
-pub fn csv_field(field: &str) -> String {
-    if field.contains([',', '"', '\n']) {
-        format!("\"{}\"", field.replace('"', "\"\""))
-    } else {
-        field.to_string()
-    }
-}
-
 /// What each of `columns` means: for the terminal, a title and its words wrapped beside it;
 /// for Markdown, a list.
 fn legend_text(columns: &[Column], markdown: bool) -> String {
@@ -69,7 +72,11 @@ fn legend_text(columns: &[Column], markdown: bool) -> String {
     if markdown {
         out.push('\n');
         for c in columns {
-            out += &format!("- **{}**: {}\n", c.title, c.legend);
+            out += &format!(
+                "- **{}**: {}\n",
+                escaped(&c.title, true),
+                escaped(&c.legend, true)
+            );
         }
         return out;
     }
@@ -80,12 +87,12 @@ fn legend_text(columns: &[Column], markdown: bool) -> String {
         .unwrap_or(0);
     let rest = " ".repeat(title_width + 4);
     for c in columns {
-        let first = format!("  {:title_width$}  ", c.title);
+        let first = format!("  {:title_width$}  ", untrusted::line(&c.title));
         let options = textwrap::Options::new(LEGEND_WIDTH)
             .initial_indent(&first)
             .subsequent_indent(&rest)
             .word_splitter(textwrap::WordSplitter::NoHyphenation);
-        for line in textwrap::wrap(&c.legend, options) {
+        for line in textwrap::wrap(&untrusted::line(&c.legend), options) {
             out += line.trim_end();
             out.push('\n');
         }
@@ -98,10 +105,10 @@ fn legend_text(columns: &[Column], markdown: bool) -> String {
 pub fn render(board: &Leaderboard, format: BoardFormat, legend: Legend) -> String {
     match format {
         BoardFormat::Json => {
-            serde_json::to_string_pretty(board).expect("leaderboards serialize") + "\n"
+            untrusted::json::to_string_pretty(board).expect("leaderboards serialize") + "\n"
         }
         BoardFormat::Csv if board.nava.is_some() => {
-            nava_render::csv(board, board.nava.as_ref().expect("a Nava board"), csv_field)
+            nava_render::csv(board, board.nava.as_ref().expect("a Nava board"))
         }
         BoardFormat::Csv => {
             let header = [
@@ -120,11 +127,11 @@ pub fn render(board: &Leaderboard, format: BoardFormat, legend: Legend) -> Strin
                 "mean_ms",
                 "p99_ms",
             ];
-            let mut out = header.join(",") + "\n";
+            let mut rows = vec![header.map(String::from).to_vec()];
             for s in &board.standings {
-                let cells = [
+                rows.push(vec![
                     s.rank.to_string(),
-                    csv_field(&s.bot),
+                    untrusted::csv::text(&s.bot),
                     s.conservative.to_string(),
                     s.mu.to_string(),
                     s.sigma.to_string(),
@@ -137,10 +144,9 @@ pub fn render(board: &Leaderboard, format: BoardFormat, legend: Legend) -> Strin
                     s.fault_total().to_string(),
                     opt(s.mean_ms),
                     opt(s.p99_ms),
-                ];
-                out += &(cells.join(",") + "\n");
+                ]);
             }
-            out
+            untrusted::csv::table(rows)
         }
         BoardFormat::Table | BoardFormat::Markdown => {
             let md = format == BoardFormat::Markdown;
@@ -151,7 +157,7 @@ pub fn render(board: &Leaderboard, format: BoardFormat, legend: Legend) -> Strin
             };
             format!(
                 "{}\n\n{}\n{words}\nHead to head (how often the row bot finished above the column bot, of their meetings):\n\n{}\n",
-                text.summary,
+                escaped(&text.summary, md),
                 table(text.standings_with_header(), md),
                 table(text.head_to_head, md)
             )

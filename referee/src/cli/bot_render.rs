@@ -4,10 +4,11 @@
 //! ([`crate::report::data::bot_report`]); this file only lays it out.
 
 use super::args::BoardFormat;
-use super::board_render::{csv_field, table};
+use super::board_render::{escaped, table};
 use super::output::grouped;
 use crate::report::data::{BotMatch, BotReport};
 use crate::tournament::results::StderrRange;
+use crate::untrusted;
 use std::path::Path;
 
 /// The most lines of a faulty match's stderr shown under its faults (its end).
@@ -30,7 +31,7 @@ pub struct BotView<'a> {
 pub fn render(report: &BotReport, view: &BotView<'_>, format: BoardFormat) -> String {
     match format {
         BoardFormat::Json => {
-            serde_json::to_string_pretty(report).expect("bot reports serialize") + "\n"
+            untrusted::json::to_string_pretty(report).expect("bot reports serialize") + "\n"
         }
         BoardFormat::Csv => csv(report),
         BoardFormat::Table | BoardFormat::Markdown => {
@@ -45,7 +46,7 @@ fn text(report: &BotReport, view: &BotView<'_>, markdown: bool) -> String {
     let forfeits = report.matches.iter().filter(|m| m.forfeited).count();
     let mut out = format!(
         "{}: rank {} of {} on the leaderboard; {} matches, {} faults in {} of them{}\ncommand: {}\nstderr files: {}\n",
-        report.bot,
+        escaped(&report.bot, markdown),
         report.rank,
         view.bots,
         report.matches.len(),
@@ -56,7 +57,7 @@ fn text(report: &BotReport, view: &BotView<'_>, markdown: bool) -> String {
         } else {
             String::new()
         },
-        report.command,
+        escaped(&report.command, markdown),
         view.dir.join("stderr").display()
     );
     let shown = |n: usize| {
@@ -69,7 +70,7 @@ fn text(report: &BotReport, view: &BotView<'_>, markdown: bool) -> String {
     if !faulty.is_empty() {
         out += "\nFaults, by match:\n";
         for m in &faulty[..shown(faulty.len())] {
-            out += &faults_of(report, m, view);
+            out += &faults_of(report, m, view, markdown);
         }
         out += &cut_note(faulty.len(), shown(faulty.len()), "matches with faults");
     }
@@ -110,7 +111,7 @@ fn cut_note(total: usize, shown: usize, what: &str) -> String {
 
 /// A match's faults with their messages, then where the bot's stderr of the match is and its
 /// last lines.
-fn faults_of(report: &BotReport, m: &BotMatch, view: &BotView<'_>) -> String {
+fn faults_of(report: &BotReport, m: &BotMatch, view: &BotView<'_>, markdown: bool) -> String {
     let mut out = format!(
         "\nmatch {} (seed {}, seat {}, rank {}{}):\n",
         m.id,
@@ -124,16 +125,18 @@ fn faults_of(report: &BotReport, m: &BotMatch, view: &BotView<'_>) -> String {
             .decision
             .map(|d| format!("decision {d}"))
             .unwrap_or_else(|| "outside a decision".into());
-        out += &format!("  {at}, {}: {}\n", f.fault, f.message);
+        out += &format!("  {at}, {}: {}\n", f.fault, escaped(&f.message, markdown));
     }
     out += &format!(
         "  stderr: {}\n",
-        stderr_place(m.stderr_range.as_ref(), view)
+        escaped(&stderr_place(m.stderr_range.as_ref(), view), markdown)
     );
     if let Some(excerpt) = &m.stderr {
+        // The bot's lines, split here and each marked `|`: its own line breaks make no line
+        // of the referee's.
         let lines: Vec<&str> = excerpt.text.lines().collect();
         for line in &lines[lines.len().saturating_sub(STDERR_LINES)..] {
-            out += &format!("  | {line}\n");
+            out += &format!("  | {}\n", escaped(line, markdown));
         }
     }
     out
@@ -188,26 +191,31 @@ fn match_row(m: &BotMatch) -> Vec<String> {
 
 /// The matches as CSV, one line each, full data.
 fn csv(report: &BotReport) -> String {
-    let mut out = String::from(
-        "match,group,seed,seat,players,rank,score,faults,forfeited,stderr_file,stderr_from,stderr_to\n",
-    );
+    let header = "match,group,seed,seat,players,rank,score,faults,forfeited,stderr_file,stderr_from,stderr_to";
+    let mut rows = vec![header.split(',').map(String::from).collect::<Vec<_>>()];
     for m in &report.matches {
         let (file, from, to) = match &m.stderr_range {
-            Some(r) => (csv_field(&r.file), r.from.to_string(), r.to.to_string()),
+            Some(r) => (
+                untrusted::csv::text(&r.file),
+                r.from.to_string(),
+                r.to.to_string(),
+            ),
             None => Default::default(),
         };
-        out += &format!(
-            "{},{},{},{},{},{},{},{},{},{file},{from},{to}\n",
-            m.id,
-            m.group,
-            m.seed,
-            m.seat,
-            csv_field(&m.players.join(";")),
-            m.rank,
-            m.score,
-            m.faults,
-            m.forfeited
-        );
+        rows.push(vec![
+            m.id.to_string(),
+            m.group.to_string(),
+            m.seed.clone(),
+            m.seat.to_string(),
+            untrusted::csv::text(&m.players.join(";")),
+            m.rank.to_string(),
+            m.score.to_string(),
+            m.faults.to_string(),
+            m.forfeited.to_string(),
+            file,
+            from,
+            to,
+        ]);
     }
-    out
+    untrusted::csv::table(rows)
 }

@@ -51,7 +51,8 @@ fn run_game<G: Game>(kind: GameKind, args: CheckArgs) -> Result<ExitCode, Failur
     let process = super::bot_settings::process_options(
         &refereeing,
         refereeing.hide.clone(),
-        std::slice::from_ref(&bot),
+        std::slice::from_mut(&mut bot),
+        crate::seat::workdir_rule::WorkdirOrigin::Named,
     )?;
     let config = CheckConfig {
         bot,

@@ -1,8 +1,11 @@
 //! Rendering a check's [`Report`]: a checklist table with each failure (and each detail too long
 //! for the table) spelled out below it, or JSON. Both show the same report; nothing is decided
-//! here.
+//! here. The bot's own text in a detail (its name, a line it wrote, its stderr) was escaped where
+//! the check quoted it; every text is escaped again here ([`crate::untrusted::line`]), the
+//! guard that holds whatever a detail quotes.
 
 use crate::check::{Report, Verdict};
+use crate::untrusted::{line, shown};
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
@@ -20,8 +23,8 @@ pub fn table(report: &Report, game: &str) -> String {
     };
     let mut text = format!(
         "referee check: {} at {game}; {played} against the built-in bots {} (--seed {})\n",
-        report.command,
-        report.opponents.join(" and "),
+        shown(&report.command),
+        shown(&report.opponents.join(" and ")),
         report.seed
     );
     let mut builder = Builder::default();
@@ -30,7 +33,7 @@ pub fn table(report: &Report, game: &str) -> String {
         builder.push_record([
             item.item.as_str().to_string(),
             item.verdict.as_str().to_string(),
-            shorten(&item.detail, DETAIL_WIDTH),
+            shorten(&line(&item.detail), DETAIL_WIDTH),
         ]);
     }
     let mut table = builder.build();
@@ -46,9 +49,9 @@ pub fn table(report: &Report, game: &str) -> String {
                     item.title
                 ));
                 if let Some(expected) = &item.expected {
-                    text.push_str(&format!("  expected: {expected}\n"));
+                    text.push_str(&format!("  expected: {}\n", shown(expected)));
                 }
-                text.push_str(&format!("  got:      {}\n", item.detail));
+                text.push_str(&format!("  got:      {}\n", shown(&item.detail)));
             }
             Verdict::NotRun if item.required => {
                 text.push_str(&format!(
@@ -56,16 +59,16 @@ pub fn table(report: &Report, game: &str) -> String {
                     item.item.as_str(),
                     item.title
                 ));
-                text.push_str(&format!("  why:      {}\n", item.detail));
+                text.push_str(&format!("  why:      {}\n", shown(&item.detail)));
             }
             // A detail the table cut is shown whole.
-            _ if item.detail.chars().count() > DETAIL_WIDTH => {
+            _ if line(&item.detail).chars().count() > DETAIL_WIDTH => {
                 text.push_str(&format!(
                     "\n{}: {} — {}\n  detail:   {}\n",
                     item.item.as_str(),
                     item.verdict.as_str(),
                     item.title,
-                    item.detail
+                    shown(&item.detail)
                 ));
                 continue;
             }
@@ -74,14 +77,14 @@ pub fn table(report: &Report, game: &str) -> String {
         text.push_str(&format!("  rule:     {}\n", item.doc));
     }
     text.push('\n');
-    text.push_str(&report.summary);
+    text.push_str(&line(&report.summary));
     text.push('\n');
     text
 }
 
 /// The report as pretty JSON.
 pub fn json(report: &Report) -> String {
-    serde_json::to_string_pretty(report).expect("reports serialize")
+    crate::untrusted::json::to_string_pretty(report).expect("reports serialize")
 }
 
 /// `text` cut to `width` characters, with an ellipsis when cut.

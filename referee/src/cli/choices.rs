@@ -4,6 +4,7 @@
 
 use crate::runner::Penalty;
 use crate::seat::SandboxMode;
+use crate::tournament::rerun_trust::RecordedSetting;
 use clap::ValueEnum;
 use clap::builder::{EnumValueParser, TypedValueParser};
 
@@ -48,6 +49,39 @@ impl From<SandboxChoice> for SandboxMode {
     }
 }
 
+/// A recorded setting `referee rerun` may use although it widens what a bot may reach, as the
+/// command line names it ([`RecordedSetting`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum TrustChoice {
+    /// run.json's sandbox "none": run the bots without a sandbox.
+    Sandbox,
+    /// run.json's workdirs that bear no mark of the referee's for their bot.
+    Workdir,
+    /// run.json's environment variables, passed to the bots.
+    Env,
+    /// tournament.json's resource limits that are off or above this referee's defaults.
+    Limits,
+    /// run.json's cwd: run the bots from the tournament's directory.
+    Cwd,
+}
+
+impl From<TrustChoice> for RecordedSetting {
+    fn from(choice: TrustChoice) -> Self {
+        match choice {
+            TrustChoice::Sandbox => RecordedSetting::Sandbox,
+            TrustChoice::Workdir => RecordedSetting::Workdir,
+            TrustChoice::Env => RecordedSetting::Env,
+            TrustChoice::Limits => RecordedSetting::Limits,
+            TrustChoice::Cwd => RecordedSetting::Cwd,
+        }
+    }
+}
+
+/// The parser of a `--trust-recorded` value: `sandbox`, `workdir`, `env`, `limits` or `cwd`.
+pub(super) fn recorded_setting() -> impl TypedValueParser<Value = RecordedSetting> {
+    EnumValueParser::<TrustChoice>::new().map(RecordedSetting::from)
+}
+
 /// The parser of a `--on-*` flag's value: `substitute` or `forfeit`.
 pub(super) fn penalty() -> impl TypedValueParser<Value = Penalty> {
     EnumValueParser::<PenaltyChoice>::new().map(Penalty::from)
@@ -70,6 +104,10 @@ mod tests {
             let name = choice.to_possible_value().unwrap().get_name().to_string();
             let from_file: Penalty = serde_json::from_value(name.clone().into()).unwrap();
             assert_eq!(Penalty::from(*choice), from_file, "{name}");
+        }
+        for choice in TrustChoice::value_variants() {
+            let name = choice.to_possible_value().unwrap().get_name().to_string();
+            assert_eq!(RecordedSetting::from(*choice).name(), name);
         }
         for choice in SandboxChoice::value_variants() {
             let name = choice.to_possible_value().unwrap().get_name().to_string();

@@ -5,7 +5,7 @@ use super::Failure;
 use super::args::{LeaderboardArgs, MergeArgs};
 use super::board_render::{self, Legend};
 use super::bot_render::{self, BotView};
-use super::output::out;
+use super::output::{errln, out};
 use crate::report::data::bot_report;
 use crate::tournament::Leaderboard;
 use crate::tournament::results::{
@@ -86,7 +86,7 @@ pub fn run_merge(args: MergeArgs) -> Result<ExitCode, Failure> {
     }
     let missing = meta.matches - merged.len() as u64;
     if missing > 0 {
-        eprintln!(
+        errln!(
             "referee: note: {missing} of the {} scheduled matches are in none of these directories",
             meta.matches
         );

@@ -10,6 +10,7 @@ use crate::runner::{
     MatchLog, MatchRecord, MatchSettings, play_match, shutdown_players, start_players,
 };
 use crate::seat::ProcessOptions;
+use crate::seat::workdir_rule::WorkdirOrigin;
 use engine::Game;
 use protocol::ExitCode;
 
@@ -34,7 +35,7 @@ fn validate<G: Game>(config: &MatchConfig) -> Result<G::Options, Failure> {
     game_options::<G>(&config.options)
 }
 
-fn run_game<G: Game>(config: MatchConfig) -> Result<ExitCode, Failure> {
+fn run_game<G: Game>(mut config: MatchConfig) -> Result<ExitCode, Failure> {
     let options = validate::<G>(&config)?;
     if let Some(dir) = &config.stderr_dir {
         std::fs::create_dir_all(dir)
@@ -52,7 +53,12 @@ fn run_game<G: Game>(config: MatchConfig) -> Result<ExitCode, Failure> {
         .chain(&config.refereeing.hide)
         .cloned()
         .collect();
-    let process = super::bot_settings::process_options(&config.refereeing, outputs, &config.bots)?;
+    let process = super::bot_settings::process_options(
+        &config.refereeing,
+        outputs,
+        &mut config.bots,
+        WorkdirOrigin::Named,
+    )?;
     let record = until_interrupted(play::<G>(&config, &options, &process, &mut log))?;
     match config.format {
         Format::Table => {
@@ -74,7 +80,7 @@ fn run_game<G: Game>(config: MatchConfig) -> Result<ExitCode, Failure> {
         Format::Json => {
             outln!(
                 "{}",
-                serde_json::to_string_pretty(&record).expect("records serialize")
+                crate::untrusted::json::to_string_pretty(&record).expect("records serialize")
             );
         }
     }

@@ -221,6 +221,8 @@ pub struct Refereeing {
     /// Paths sandboxed bots must not see: the config file and those given with `--hide` or
     /// `hide = [...]`.
     pub hide: Vec<PathBuf>,
+    /// Start-up warnings in full (`--verbose`), not in one short line each.
+    pub verbose: bool,
 }
 
 impl Refereeing {
@@ -245,6 +247,7 @@ impl Refereeing {
             sandbox: sandbox_mode(flags.sandbox, file.sandbox),
             bot_uids: flags.bot_uids.or(file.bot_uids).unwrap_or_default(),
             hide,
+            verbose: flags.verbose,
         };
         Ok((refereeing, settings))
     }

@@ -21,12 +21,13 @@ mod replay_cmd;
 mod replay_html;
 mod report_cmd;
 mod rerun_cmd;
+mod run_plan;
 mod standings;
 mod tournament_cmd;
 mod tournament_config;
 mod workdir_check;
 
-use output::outln;
+use output::{errln, outln};
 use protocol::ExitCode;
 
 /// A failure that ends the command, with its exit code.
@@ -79,14 +80,15 @@ pub fn main() -> i32 {
             };
         }
         Err(option_order::Refusal::Order(message)) => {
-            eprintln!("referee: {message}");
+            errln!("referee: {message}");
             return ExitCode::Usage.code();
         }
     };
     match dispatch(cli) {
         Ok(code) => code.code(),
         Err(failure) => {
-            eprintln!("referee: {}", failure.message);
+            // One line (`Failure`): a name or a message it quotes cannot start another.
+            errln!("referee: {}", crate::untrusted::shown(&failure.message));
             failure.code.code()
         }
     }

@@ -4,10 +4,11 @@
 
 use crate::tournament::Leaderboard;
 use crate::tournament::nava_standings::NavaStandings;
+use crate::untrusted;
 
 /// The standings as CSV: one line per bot, a table, seat and VP column per round (the VP empty
 /// for a round not finished).
-pub fn csv(board: &Leaderboard, nava: &NavaStandings, field: impl Fn(&str) -> String) -> String {
+pub fn csv(board: &Leaderboard, nava: &NavaStandings) -> String {
     let mut header: Vec<String> = ["rank", "bot", "vp", "difference_vp", "mp"]
         .map(String::from)
         .to_vec();
@@ -19,12 +20,12 @@ pub fn csv(board: &Leaderboard, nava: &NavaStandings, field: impl Fn(&str) -> St
         ]);
     }
     header.extend(["matches", "faults", "mean_ms", "p99_ms"].map(String::from));
-    let mut out = header.join(",") + "\n";
+    let mut rows = vec![header];
     let opt = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
     for (row, s) in nava.rows.iter().zip(&board.standings) {
         let mut cells = vec![
             row.rank.to_string(),
-            field(&row.bot),
+            untrusted::csv::text(&row.bot),
             row.vp.to_string(),
             row.difference_vp.to_string(),
             row.mp.to_string(),
@@ -42,7 +43,7 @@ pub fn csv(board: &Leaderboard, nava: &NavaStandings, field: impl Fn(&str) -> St
             opt(s.mean_ms),
             opt(s.p99_ms),
         ]);
-        out += &(cells.join(",") + "\n");
+        rows.push(cells);
     }
-    out
+    untrusted::csv::table(rows)
 }

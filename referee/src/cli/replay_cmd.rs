@@ -7,6 +7,7 @@ use super::output::{out, outln};
 use crate::narrative::{Perspective, tell};
 use crate::replay::{ReplayError, read_match, replay_file};
 use crate::runner::LOG_VERSION;
+use crate::untrusted::shown;
 use protocol::ExitCode;
 use std::path::Path;
 
@@ -34,7 +35,7 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, Failure> {
             );
             outln!(
                 "  internal error: {}",
-                summary.internal_error.unwrap_or_default()
+                shown(&summary.internal_error.unwrap_or_default())
             );
             if let Some(out) = &args.html {
                 super::replay_html::write(&records, out)?;
@@ -51,7 +52,8 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, Failure> {
             );
             for (seat, name) in summary.players.iter().enumerate() {
                 outln!(
-                    "  seat {seat} {name}: score {}, rank {}",
+                    "  seat {seat} {}: score {}, rank {}",
+                    shown(name),
                     summary.scores[seat],
                     summary.ranks[seat]
                 );

@@ -42,7 +42,7 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, Failure> {
         );
     }
     if let Some(note) = &replays.note {
-        outln!("note: {note}");
+        outln!("note: {}", crate::untrusted::shown(note));
     }
     Ok(ExitCode::Success)
 }

@@ -1,28 +1,34 @@
 //! `referee rerun DIR ID`: the library reads the match and plays it again
-//! ([`crate::tournament::rerun`]); this module sets up the bots' surroundings as the tournament
-//! had them and prints the result beside the recorded one.
+//! ([`crate::tournament::rerun`]); this module says what it will run, refuses what the directory
+//! records that would widen a bot's reach unless the command line accepts it
+//! ([`crate::tournament::rerun_trust`]), sets up the bots' surroundings as the tournament had
+//! them and prints the result beside the recorded one.
 
 use super::Failure;
 use super::args::{Format, RerunArgs};
 use super::match_cmd::until_interrupted;
 use super::match_config::Refereeing;
-use super::output::{grouped, out, outln};
+use super::output::{errln, grouped, out, outln};
+use super::run_plan::RunPlan;
 use super::standings;
 use crate::runner::{MatchLog, MatchRecord};
 use crate::tournament::rerun::{self, Rerun, RerunPlan};
+use crate::tournament::rerun_trust::{Review, Trust};
 use protocol::ExitCode;
 use std::path::{Path, PathBuf};
 
 /// Runs `referee rerun`.
 pub fn run(args: RerunArgs) -> Result<ExitCode, Failure> {
-    let plan = rerun::plan(&args.dir, args.match_id).map_err(Failure::usage)?;
+    let mut plan = rerun::plan(&args.dir, args.match_id).map_err(Failure::usage)?;
     // The paths given are the caller's; the bots run from where the tournament ran.
     let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
     let dir = absolute(&args.dir);
     let log = args.log.as_deref().map(absolute);
     let stderr_dir = args.stderr_dir.as_deref().map(absolute);
-    enter_tournament_directory(&plan);
-    plan.check().map_err(Failure::usage)?;
+    let trust = Trust::new(args.trust_recorded.iter().copied());
+    let here = std::env::current_dir()
+        .map_err(|e| Failure::usage(format!("cannot read the current directory: {e}")))?;
+    let review = plan.review(&trust, args.sandbox.is_some(), &here);
     let hidden = plan
         .run
         .as_ref()
@@ -37,13 +43,29 @@ pub fn run(args: RerunArgs) -> Result<ExitCode, Failure> {
             .unwrap_or_default(),
         bot_uids: args.bot_uids.unwrap_or_default(),
         hide: hidden,
+        verbose: args.verbose,
     };
+    super::output::emit_err(&announce(&plan, &review, &refereeing, &dir));
+    if !review.refusals.is_empty() {
+        let lines: Vec<String> = review.refusals.iter().map(|r| r.to_string()).collect();
+        return Err(Failure::usage(lines.join("\nreferee: ")));
+    }
+    if args.dry_run {
+        return Ok(ExitCode::Success);
+    }
+    enter_tournament_directory(&plan);
+    plan.check().map_err(Failure::usage)?;
     let outputs: Vec<PathBuf> = [Some(dir.clone()), log.clone(), stderr_dir.clone()]
         .into_iter()
         .flatten()
         .chain(refereeing.hide.iter().cloned())
         .collect();
-    let process = super::bot_settings::process_options(&refereeing, outputs, &plan.bots)?;
+    let process = super::bot_settings::process_options(
+        &refereeing,
+        outputs,
+        &mut plan.bots,
+        Review::origin(&trust),
+    )?;
     if let Some(d) = &stderr_dir {
         std::fs::create_dir_all(d)
             .map_err(|e| Failure::usage(format!("cannot create {}: {e}", d.display())))?;
@@ -58,7 +80,7 @@ pub fn run(args: RerunArgs) -> Result<ExitCode, Failure> {
         Format::Table => out!("{}", render(&plan, &rerun, &dir, log.as_deref())),
         Format::Json => outln!(
             "{}",
-            serde_json::to_string_pretty(&RerunJson {
+            crate::untrusted::json::to_string_pretty(&RerunJson {
                 id: plan.recorded.id,
                 group: plan.recorded.group,
                 seed: plan.recorded.record.seed,
@@ -77,6 +99,52 @@ pub fn run(args: RerunArgs) -> Result<ExitCode, Failure> {
     })
 }
 
+/// What the rerun will run, as the directory records it, said before anything runs: each
+/// bot's command, sandbox, users, workdir (and what vouches for it), environment's names and
+/// limits, where it runs from and what is hidden.
+fn announce(plan: &RerunPlan, review: &Review, refereeing: &Refereeing, dir: &Path) -> String {
+    let workdir_notes = review
+        .workdirs
+        .iter()
+        .map(|w| {
+            w.as_ref().map(|w| {
+                if w.marked {
+                    "the referee's mark for this bot"
+                } else {
+                    "accepted with --trust-recorded workdir"
+                }
+            })
+        })
+        .collect();
+    let mut notes = Vec::new();
+    match &plan.run {
+        Some(run) => {
+            notes.push(format!("from {} (run.json's cwd)", run.cwd.display()));
+            if !run.hidden.is_empty() {
+                let hidden: Vec<String> =
+                    run.hidden.iter().map(|p| p.display().to_string()).collect();
+                notes.push(format!("hidden from the bots: {}", hidden.join(", ")));
+            }
+        }
+        None => notes.push(
+            "the directory has no run.json (written by `referee merge`, or an older referee): bots run from here, without workdirs or environments".into(),
+        ),
+    }
+    RunPlan {
+        heading: format!(
+            "rerun runs match {} of {} with these bots, as its tournament.json and run.json record them (the commands are run as written; --dry-run stops here):",
+            plan.recorded.id,
+            dir.display()
+        ),
+        bots: &plan.bots,
+        sandbox: refereeing.sandbox,
+        bot_uids: refereeing.bot_uids,
+        workdir_notes,
+        notes,
+    }
+    .render()
+}
+
 /// `referee rerun --format json`: the match, whether it gave the recorded result, and both
 /// results.
 #[derive(serde::Serialize)]
@@ -91,13 +159,11 @@ struct RerunJson<'a> {
 }
 
 /// Moves into the directory the tournament ran in (its commands, working directories and hidden
-/// paths may be relative to it), saying so when it is not the current one; stays where it is,
-/// with a note, when that directory is not on this machine.
+/// paths may be relative to it; the review refused it unless it is the current one or the user
+/// accepted it), saying so when it is not the current one; stays where it is, with a note,
+/// when that directory is not on this machine.
 fn enter_tournament_directory(plan: &RerunPlan) {
     let Some(run) = &plan.run else {
-        eprintln!(
-            "referee: note: the directory has no run.json (written by `referee merge`, or an older referee): bots run from here, without working directories or environments of their own, sandbox auto"
-        );
         return;
     };
     let here = std::env::current_dir().ok();
@@ -105,13 +171,13 @@ fn enter_tournament_directory(plan: &RerunPlan) {
         return;
     }
     match std::env::set_current_dir(&run.cwd) {
-        Ok(()) => eprintln!(
+        Ok(()) => errln!(
             "referee: bots run from {}, where the tournament ran",
-            run.cwd.display()
+            crate::untrusted::shown(&run.cwd.to_string_lossy())
         ),
-        Err(e) => eprintln!(
+        Err(e) => errln!(
             "referee: note: the tournament ran in {}, which cannot be entered here ({e}): bots run from the current directory",
-            run.cwd.display()
+            crate::untrusted::shown(&run.cwd.to_string_lossy())
         ),
     }
 }
@@ -150,7 +216,7 @@ fn render(plan: &RerunPlan, rerun: &Rerun, dir: &Path, log: Option<&Path>) -> St
         "match {} of {}: {}, group {}, seed {}; played again with the recorded bots in their seats\n",
         plan.recorded.id,
         dir.display(),
-        plan.meta.game,
+        crate::untrusted::shown(&plan.meta.game),
         plan.recorded.group,
         recorded.seed
     );

@@ -1,7 +1,9 @@
-//! Rendering a match record as a standings table (computation lives in the runner).
+//! Rendering a match record as a standings table (computation lives in the runner). Its names
+//! and fault messages are a bot's or a results file's: shown escaped ([`crate::untrusted`]).
 
 use super::output::grouped;
 use crate::runner::MatchRecord;
+use crate::untrusted::{line, shown};
 use tabled::settings::Style;
 use tabled::{Table, Tabled};
 
@@ -35,7 +37,7 @@ pub fn render(record: &MatchRecord, score_name: &str) -> String {
         Row {
             rank: record.ranks[s],
             seat: s,
-            bot: record.players[s].clone(),
+            bot: line(&record.players[s]).into_owned(),
             score: grouped(record.scores[s]),
             faults: record.fault_count(s),
             decisions: if stats.substituted > 0 {
@@ -67,7 +69,10 @@ pub fn render(record: &MatchRecord, score_name: &str) -> String {
             .unwrap_or_default();
         text.push_str(&format!(
             "fault: {} (seat {}) {}{at}: {}\n",
-            record.players[fault.seat], fault.seat, fault.fault, fault.message
+            shown(&record.players[fault.seat]),
+            fault.seat,
+            fault.fault,
+            shown(&fault.message)
         ));
     }
     text

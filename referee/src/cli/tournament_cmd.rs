@@ -5,9 +5,10 @@
 use super::Failure;
 use super::args::{BoardFormat, TournamentArgs};
 use super::board_render;
-use super::output::{out, outln};
+use super::output::{errln, out, outln};
 use super::tournament_config;
 use crate::tournament::{self, MatchResult, Outcome, Reporter, Snapshot, Started};
+use crate::untrusted::shown;
 use indicatif::{ProgressBar, ProgressStyle};
 use protocol::ExitCode;
 use std::io::IsTerminal;
@@ -17,7 +18,7 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
     let settings = tournament_config::from_args(args)?;
     let config = &settings.config;
     if settings.seed_drawn {
-        eprintln!(
+        errln!(
             "referee: no seed given: drew seed {} (kept in {}; --resume reuses it, --seed {} repeats the tournament)",
             config.seed,
             config.out.display(),
@@ -54,10 +55,10 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
             }
             let line = shlex::try_join(resume.iter().map(String::as_str))
                 .unwrap_or_else(|_| resume.join(" "));
-            eprintln!(
+            errln!(
                 "referee: interrupted after {written} new matches; every result written is kept and every bot process was stopped"
             );
-            eprintln!("referee: resume with: {line}");
+            errln!("referee: resume with: {line}");
             Ok(ExitCode::Interrupted)
         }
         Outcome::Finished(board) => {
@@ -69,7 +70,7 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
                 outln!("results: {}", config.out.display());
             }
             if let Some(kib) = crate::bench::peak_rss_kib() {
-                eprintln!(
+                errln!(
                     "referee: peak memory of the referee (RSS): {:.1} MiB",
                     kib as f64 / 1024.0
                 );
@@ -89,7 +90,7 @@ struct Progress {
 impl Reporter for Progress {
     fn started(&mut self, s: &Started) {
         if let Some(unit) = s.unbalanced {
-            eprintln!(
+            errln!(
                 "referee: note: {} matches is not a whole number of cycles ({unit} each): seats are not exactly balanced",
                 s.matches
             );
@@ -104,7 +105,7 @@ impl Reporter for Progress {
             }
             None => format!("{} per match", s.players),
         };
-        eprintln!(
+        errln!(
             "referee: {} — {} bots, {seating}, {} matches{} ({} already done), -j {}, seed {}, results in {}",
             s.game,
             s.bots,
@@ -136,7 +137,7 @@ impl Reporter for Progress {
                 .rows
                 .iter()
                 .take(3)
-                .map(|row| format!("{} {:.0}", row.bot, row.wins))
+                .map(|row| format!("{} {:.0}", shown(&row.bot), row.wins))
                 .collect();
             bar.set_message(format!("wins: {}", leaders.join(", ")));
             bar.inc(1);

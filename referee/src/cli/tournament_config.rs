@@ -7,6 +7,7 @@ use super::bot_settings::process_options;
 use super::match_config::{
     BotEntry, Refereeing, RefereeingFile, bot_specs, drawn_seed, game_kind, game_options, read_toml,
 };
+use crate::seat::workdir_rule::WorkdirOrigin;
 use crate::tournament::{NavaSpec, ScheduleKind, TournamentConfig};
 use serde::Deserialize;
 use std::path::PathBuf;
@@ -111,7 +112,7 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentSettings, Failure> {
         args.config.clone(),
         "tournament",
     )?;
-    let bots = bot_specs(&args.bots, file.bot, &args.refereeing.settings, &settings)?;
+    let mut bots = bot_specs(&args.bots, file.bot, &args.refereeing.settings, &settings)?;
     let schedule = match args.schedule {
         Some(ScheduleArg::RoundRobin) => ScheduleKind::RoundRobin,
         Some(ScheduleArg::Sampled) => ScheduleKind::Sampled,
@@ -174,12 +175,16 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentSettings, Failure> {
         ));
     }
     let seed = given.or(recorded);
+    if args.resume {
+        super::output::emit_err(&resume_plan(&bots, &refereeing, &out));
+    }
     let process = process_options(
         &refereeing,
         std::iter::once(out.clone())
             .chain(refereeing.hide.iter().cloned())
             .collect(),
-        &bots,
+        &mut bots,
+        WorkdirOrigin::Named,
     )?;
     Ok(TournamentSettings {
         config: TournamentConfig {
@@ -208,6 +213,27 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentSettings, Failure> {
         board,
         legend: Legend::unless(args.no_legend),
     })
+}
+
+/// What `--resume` will run, as this command line gives it: nothing of the directory's
+/// `run.json` is used (docs/tournament.md#7-interrupting-and-resuming).
+fn resume_plan(
+    bots: &[crate::seat::BotSpec],
+    refereeing: &Refereeing,
+    out: &std::path::Path,
+) -> String {
+    super::run_plan::RunPlan {
+        heading: format!(
+            "--resume runs these bots on {}, as this command line gives them (its run.json is not used):",
+            out.display()
+        ),
+        bots,
+        sandbox: refereeing.sandbox,
+        bot_uids: refereeing.bot_uids,
+        workdir_notes: Vec::new(),
+        notes: Vec::new(),
+    }
+    .render()
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! What a narrative is made of — sections of lines — and how it is laid out as text for a
 //! terminal. The tellers build it with [`Story`]; the CLI prints [`Narrative::to_text`].
 
+use crate::untrusted::line;
+
 /// A match told as a story: a section for the match and its players, one per round (manche,
 /// hand) of the game, and one for the result.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,7 +28,8 @@ pub struct Line {
     /// How deep it is indented under the line before it (a table of a payout under the
     /// payout): 0 or more.
     pub depth: usize,
-    /// The sentence, or the bot's text as it wrote it.
+    /// The sentence, or the bot's text as it wrote it (escaped when it is laid out:
+    /// [`Narrative::to_text`]).
     pub text: String,
 }
 
@@ -55,22 +58,25 @@ impl Narrative {
 
     /// The narrative laid out for a terminal `width` columns wide: each heading on its own
     /// line after a blank one, each line indented under it and wrapped, conduct marked `!`,
-    /// stderr marked `|`.
+    /// stderr marked `|`. Every heading and line is escaped ([`crate::untrusted::line`]) before
+    /// it is wrapped: a log is untrusted, and a bot's name, message or stderr line holds no line
+    /// break or terminal sequence of its own here — the marks and line breaks are the
+    /// referee's.
     pub fn to_text(&self, width: usize) -> String {
         let mut out = String::new();
         for (i, section) in self.sections.iter().enumerate() {
             if i > 0 {
                 out.push('\n');
             }
-            push_wrapped(&mut out, &section.heading, width, "", "  ");
-            for line in &section.lines {
-                let pad = "  ".repeat(line.depth + 1);
-                let (first, rest) = match line.kind {
+            push_wrapped(&mut out, &line(&section.heading), width, "", "  ");
+            for text in &section.lines {
+                let pad = "  ".repeat(text.depth + 1);
+                let (first, rest) = match text.kind {
                     LineKind::Told => (pad.clone(), format!("{pad}    ")),
                     LineKind::Conduct => (format!("{pad}! "), format!("{pad}    ")),
                     LineKind::Stderr => (format!("{pad}| "), format!("{pad}| ")),
                 };
-                push_wrapped(&mut out, &line.text, width, &first, &rest);
+                push_wrapped(&mut out, &line(&text.text), width, &first, &rest);
             }
         }
         out
@@ -104,9 +110,21 @@ fn push_wrapped(out: &mut String, text: &str, width: usize, first: &str, rest: &
 }
 
 /// The words of `line` for wrapping: split at the spaces outside brackets, each word with the
-/// spaces after it.
+/// spaces after it, and before each backslash outside brackets (with no space: a long run of a
+/// bot's escaped characters, `\u{1b}[2J\u{202e}`, is wrapped between two escapes, not inside
+/// one). A `[` opens a group only when a `]` closes it: a bot's lone `[` does not keep the rest
+/// of the line from wrapping.
 fn words_outside_brackets(line: &str) -> Box<dyn Iterator<Item = textwrap::core::Word<'_>> + '_> {
     let mut words = Vec::new();
+    let (mut unclosed, mut groups) = (Vec::new(), Vec::new());
+    for (i, c) in line.char_indices() {
+        match c {
+            '[' => unclosed.push(i),
+            ']' => groups.extend(unclosed.pop()),
+            _ => {}
+        }
+    }
+    groups.sort_unstable();
     let (mut start, mut depth, mut in_space) = (0, 0usize, false);
     for (i, c) in line.char_indices() {
         match c {
@@ -115,10 +133,14 @@ fn words_outside_brackets(line: &str) -> Box<dyn Iterator<Item = textwrap::core:
                 words.push(textwrap::core::Word::from(&line[start..i]));
                 (start, in_space) = (i, false);
             }
+            '\\' if depth == 0 && i > start => {
+                words.push(textwrap::core::Word::from(&line[start..i]));
+                start = i;
+            }
             _ => {}
         }
         match c {
-            '[' => depth += 1,
+            '[' if groups.binary_search(&i).is_ok() => depth += 1,
             ']' => depth = depth.saturating_sub(1),
             _ => {}
         }
@@ -200,6 +222,36 @@ mod tests {
             "Round 1: chips worth 5\n  Alice puts a chip of 5 on table 3,\n      where there are now 15 in chips.\n    Table 3\n  ! Bob: timeout: no reply within the\n      time limit of 100 ms.\n    | thinking...\n\nResult\n"
         );
         assert!(text.lines().all(|l| l.chars().count() <= 40));
+    }
+
+    #[test]
+    fn a_bots_text_makes_no_line_and_no_terminal_sequence() {
+        let mut story = Story::default();
+        story.section("Round 1\u{1b}[2J");
+        story.told("x\u{202e}, which calls itself \"\u{1b}]0;title\u{7}\".");
+        story.conduct("a: fault malformed: x\n! a: fault timeout");
+        story.line(LineKind::Stderr, 1, "\r| forged");
+        let text = story.finish().to_text(200);
+        assert_eq!(
+            text,
+            "Round 1\\u{1b}[2J\n  x\\u{202e}, which calls itself \"\\u{1b}]0;title\\u{7}\".\n  ! a: fault malformed: x\\n! a: fault timeout\n    | \\r| forged\n"
+        );
+    }
+
+    #[test]
+    fn a_run_of_escapes_is_wrapped_between_escapes() {
+        let mut story = Story::default();
+        story.section("");
+        story.line(
+            LineKind::Stderr,
+            1,
+            "turn 1 \u{1b}[2J\u{1b}[H\u{1b}]0;pwned\u{7}\u{9b}31m\u{202e}DESREVER\u{202c}\u{2066}",
+        );
+        let text = story.finish().to_text(40);
+        assert_eq!(
+            text,
+            "\n    | turn 1 \\u{1b}[2J\n    | \\u{1b}[H\\u{1b}]0;pwned\\u{7}\n    | \\u{9b}31m\\u{202e}DESREVER\\u{202c}\n    | \\u{2066}\n"
+        );
     }
 
     #[test]

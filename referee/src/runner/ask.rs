@@ -309,7 +309,8 @@ fn judge_time(
 /// Reads a bot's reply as an action of the phase to move: a `wrong_shape` fault otherwise.
 fn parse_reply<G: Game>(game: &G, turn: Turn, value: &Value) -> Result<G::Action, Fault> {
     game.parse_action(value).map_err(|expected| {
-        let shown = excerpt(&value.to_string());
+        // The bot's own JSON: its strings may hold anything, shown as JSON escapes.
+        let shown = excerpt(&crate::untrusted::json::to_string(value).unwrap_or_default());
         let message = format!(
             "the action {shown} is not a {} action: {expected}",
             turn.phase

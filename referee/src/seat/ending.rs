@@ -99,17 +99,11 @@ pub fn stderr_quote(tail: &str) -> String {
     format!("; its last stderr lines: {}", kept.join(" | "))
 }
 
-/// `line` with its control characters escaped (a bot's terminal escapes never reach the
-/// referee's output), its end kept when it alone is over [`STDERR_QUOTE_BYTES`].
+/// `line` with its control and format characters escaped ([`crate::untrusted::line`]: a bot's
+/// terminal escapes never reach the referee's output), its end kept when it alone is over
+/// [`STDERR_QUOTE_BYTES`].
 fn escaped(line: &str) -> String {
-    let mut shown = String::with_capacity(line.len());
-    for c in line.chars() {
-        if c.is_control() {
-            shown.extend(c.escape_default());
-        } else {
-            shown.push(c);
-        }
-    }
+    let shown = crate::untrusted::line(line).into_owned();
     if shown.len() <= STDERR_QUOTE_BYTES {
         return shown;
     }

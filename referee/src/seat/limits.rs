@@ -98,6 +98,33 @@ impl ResourceLimits {
         limit(self.cpu_s, 0)
     }
 
+    /// Each limit by its config key: as set (`None`: the default; `Some(0)`: none) and its
+    /// default (`None`: no limit).
+    pub fn by_key(&self) -> [(&'static str, Option<u64>, Option<u64>); 6] {
+        [
+            ("memory_mb", self.memory_mb, Some(DEFAULT_MEMORY_MB)),
+            ("cpu_s", self.cpu_s, None),
+            ("processes", self.processes, Some(DEFAULT_PROCESSES)),
+            ("file_mb", self.file_mb, Some(DEFAULT_FILE_MB)),
+            ("cpu_percent", self.cpu_percent, Some(DEFAULT_CPU_PERCENT)),
+            ("workdir_mb", self.workdir_mb, Some(DEFAULT_WORKDIR_MB)),
+        ]
+    }
+
+    /// The limits set looser than their defaults — none at all (`0`), or above the default —
+    /// by key: `(key, value, default)`.
+    pub fn loosened(&self) -> Vec<(&'static str, u64, u64)> {
+        self.by_key()
+            .into_iter()
+            .filter_map(|(key, set, default)| match (set, default) {
+                (Some(value), Some(default)) if value == 0 || value > default => {
+                    Some((key, value, default))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The `setrlimit` calls for a process, given whether a control group enforces memory and
     /// processes.
     pub fn rlimits(&self, in_cgroup: bool) -> Vec<(RlimitResource, u64)> {
@@ -151,6 +178,25 @@ pub fn apply(limits: &[(RlimitResource, u64)]) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_limit_off_or_above_its_default_is_looser_and_one_below_it_is_not() {
+        let limits = ResourceLimits {
+            memory_mb: Some(0),
+            cpu_s: Some(0),
+            processes: Some(10),
+            file_mb: Some(DEFAULT_FILE_MB + 1),
+            ..ResourceLimits::default()
+        };
+        assert_eq!(
+            limits.loosened(),
+            [
+                ("memory_mb", 0, DEFAULT_MEMORY_MB),
+                ("file_mb", DEFAULT_FILE_MB + 1, DEFAULT_FILE_MB)
+            ]
+        );
+        assert!(ResourceLimits::default().loosened().is_empty());
+    }
 
     #[test]
     fn address_space_and_nproc_limits_only_when_asked_and_no_cgroup() {

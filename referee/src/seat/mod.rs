@@ -15,6 +15,7 @@ mod fault;
 pub mod limits;
 mod lines;
 pub mod memory;
+pub mod notice;
 pub mod process;
 mod procfs;
 pub mod reply;
@@ -26,7 +27,9 @@ mod stderr;
 mod talker;
 pub mod users;
 mod wire;
+pub mod workdir_marker;
 pub mod workdir_quota;
+pub mod workdir_rule;
 
 pub use clock::{Allowance, CPU_WALL_CAP, Clock, TimeBasis, TimeControl, Timing};
 pub use fault::Fault;

@@ -79,8 +79,9 @@ fn parse_message(bytes: &[u8]) -> Result<FromBot, Fault> {
     }
 }
 
-/// The start of `text`, at most 200 characters, for messages; control characters (a bot's
-/// terminal escapes) are shown escaped, never passed on to the referee's own output.
+/// The start of `text`, at most 200 characters, for messages; its control and format
+/// characters (a bot's terminal escapes) are shown escaped ([`crate::untrusted::line`]), never
+/// passed on to the referee's own output.
 pub fn excerpt(text: &str) -> String {
     const MAX: usize = 200;
     let mut out = String::new();
@@ -89,11 +90,7 @@ pub fn excerpt(text: &str) -> String {
         if out.chars().count() >= MAX {
             break;
         }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
+        out.push_str(&crate::untrusted::line(c.encode_utf8(&mut [0; 4])));
         shown += c.len_utf8();
     }
     if shown < text.len() {

@@ -14,6 +14,7 @@ pub mod progress;
 pub mod ratings;
 mod report;
 pub mod rerun;
+pub mod rerun_trust;
 pub mod results;
 mod run;
 pub mod run_record;

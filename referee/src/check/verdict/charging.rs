@@ -6,6 +6,7 @@ use super::super::facts::{Decision, Facts, MatchFacts, Probe};
 use super::super::items::ItemId;
 use crate::runner::FaultRecord;
 use crate::seat::Fault;
+use crate::untrusted::quoted;
 use protocol::FaultKind;
 
 /// A fault with where it happened, for messages.
@@ -154,9 +155,9 @@ pub(super) fn decision_at(m: &MatchFacts, d: &Decision) -> String {
 pub(super) fn first_of(all: &[Charged], c: &Charged, item: ItemId) -> String {
     let what = match (c.line, item) {
         (Some(line), ItemId::Stdout) if c.kind == FaultKind::LineTooLong => {
-            format!("the line {line:?}… ({}: {})", c.kind, c.message)
+            format!("the line {}… ({}: {})", quoted(line), c.kind, c.message)
         }
-        (Some(line), ItemId::Stdout) => format!("the line {line:?} ({})", c.kind),
+        (Some(line), ItemId::Stdout) => format!("the line {} ({})", quoted(line), c.kind),
         (Some(line), ItemId::IdEcho) => format!("{line} ({})", c.message),
         _ => format!("{}: {}", c.kind, c.message),
     };

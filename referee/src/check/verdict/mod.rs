@@ -9,6 +9,7 @@ use super::facts::{Decision, Facts, MatchFacts, Probe};
 use super::items::ItemId;
 use super::report::{DecisionTimes, ItemReport, MatchPlayed, Report, Verdict};
 use crate::seat::Fault;
+use crate::untrusted::quoted;
 use protocol::FaultKind;
 
 mod charging;
@@ -215,9 +216,9 @@ fn judge(item: ItemId, facts: &Facts) -> ItemReport {
             ),
         ),
         ItemId::Name if hello.name.trim().is_empty() => {
-            fail(item, facts, format!("the name {:?}", hello.name))
+            fail(item, facts, format!("the name {}", quoted(&hello.name)))
         }
-        ItemId::Name => pass(item, format!("{:?}", hello.name)),
+        ItemId::Name => pass(item, quoted(&hello.name)),
         ItemId::ProtocolVersion => pass(item, "declared no other version than 1".into()),
         ItemId::Phases => phases(facts),
         ItemId::LegalActions | ItemId::IdEcho | ItemId::Time | ItemId::Stdout => match first {
@@ -587,7 +588,8 @@ fn judge_failed_hello(item: ItemId, facts: &Facts, fault: &Fault) -> ItemReport 
             let mut out = got("its first line, instead of a hello: ");
             if let Some(line) = &fault.line {
                 out.detail = format!(
-                    "the line {line:?} came instead of a hello ({})",
+                    "the line {} came instead of a hello ({})",
+                    quoted(line),
                     fault.fault
                 );
             }

@@ -285,15 +285,21 @@ pub fn mechanisms() -> Mechanisms {
     }
 }
 
-/// One line saying which mechanisms confine bots here and what is weaker without the missing
-/// ones (`docs/security.md` explains each).
-pub fn describe(m: Mechanisms) -> String {
+/// Which mechanisms confine bots here and what is weaker without the missing ones
+/// (`docs/security.md` explains each): the missing ones named in the short line, what each
+/// lack means in the long form.
+pub fn describe(m: Mechanisms) -> crate::seat::notice::Notice {
+    use crate::seat::notice::Notice;
     if !m.groups {
-        return "warning: no control group can be made here: a bot's memory is limited only if memory_mb is set (by RLIMIT_AS), its processes only by RLIMIT_NPROC, its CPU not at all, and its time is wall time only (see docs/security.md)".into();
+        return Notice::new(
+            "warning: no control group can be made here: weaker memory, process and CPU limits; see docs/security.md#the-layers (--verbose: what each lacks)",
+            vec!["warning: no control group can be made here: a bot's memory is limited only if memory_mb is set (by RLIMIT_AS), its processes only by RLIMIT_NPROC, its CPU not at all, and its time is wall time only (see docs/security.md)".into()],
+        );
     }
     let version = if m.unified { "v2" } else { "v1" };
     let mut have = vec!["memory", "processes"];
     let mut lack = Vec::new();
+    let mut lacks = Vec::new();
     for (on, name, without) in [
         (
             m.cpu_quota,
@@ -316,13 +322,20 @@ pub fn describe(m: Mechanisms) -> String {
             have.push(name);
         } else {
             lack.push(format!("no {name}: {without}"));
+            lacks.push(format!("no {name}"));
         }
     }
-    let mut line = format!("bots run in control groups {version}: {}", have.join(", "));
-    if !lack.is_empty() {
-        line.push_str(&format!(" (warning: {})", lack.join("; ")));
+    let line = format!("bots run in control groups {version}: {}", have.join(", "));
+    if lack.is_empty() {
+        return Notice::plain(line);
     }
-    line
+    Notice::new(
+        format!(
+            "{line} (warning: {}; see docs/security.md#the-layers)",
+            lacks.join(", ")
+        ),
+        vec![format!("{line} (warning: {})", lack.join("; "))],
+    )
 }
 
 /// Removes the referee's own (by now empty) directories. Called once at the end of a run.

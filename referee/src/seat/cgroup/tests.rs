@@ -74,3 +74,24 @@ fn a_counter_is_read_from_its_leading_digits() {
     assert_eq!(decimal(b""), None);
     assert_eq!(decimal(b"99999999999999999999999\n"), None);
 }
+
+#[test]
+fn the_start_up_line_names_what_is_missing_in_a_short_line_and_explains_it_in_the_long_form() {
+    let none = describe(Mechanisms::default());
+    let bare = describe(Mechanisms {
+        groups: true,
+        unified: true,
+        ..Mechanisms::default()
+    });
+    assert_eq!(
+        bare.short(),
+        "bots run in control groups v2: memory, processes (warning: no CPU quota, no cpuset, no CPU time, no freezer; see docs/security.md#the-layers)"
+    );
+    assert!(bare.lines(true)[0].contains("no freezer: a bot off move cannot be frozen"));
+    for notice in [none, bare] {
+        assert!(
+            notice.short().len() <= crate::seat::notice::SHORT_MAX,
+            "{notice:?}"
+        );
+    }
+}

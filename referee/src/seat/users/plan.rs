@@ -9,6 +9,9 @@
 //! machine allows none, the default keeps bubblewrap and runs its bots as root (the sandbox
 //! still hides every other process), while an explicit range keeps the uids and, with
 //! `--sandbox auto`, runs bots without the sandbox.
+//!
+//! What it decides is said once per run, whatever the number of bots, as [`Notice`]s: one
+//! short line each (all the bots that run as root in one), the long form with `--verbose`.
 
 use super::credentials::Credentials;
 use super::lease::{IdKind, IdLease, IdPool, LEASE_DIR};
@@ -16,6 +19,7 @@ use super::reach::{self, Access};
 use super::run_as::{BotGroup, BotUsers, RunAs};
 use super::setting::{BotUids, UidRange};
 use super::workdir;
+use crate::seat::notice::{Notice, SHORT_MAX, some_names};
 use crate::seat::sandbox::{Sandbox, SandboxError, SandboxMode};
 use crate::seat::{BotSpec, Launch};
 use std::collections::BTreeMap;
@@ -31,10 +35,10 @@ pub struct Isolation {
     /// Who each runs as.
     pub users: BotUsers,
     /// The warning of a sandbox that `auto` could not have.
-    pub sandbox_warning: Option<String>,
-    /// One line saying who bots run as and what they can do, then a warning for each bot that
-    /// runs as the referee's user although others do not.
-    pub lines: Vec<String>,
+    pub sandbox_warning: Option<Notice>,
+    /// Who bots run as and what they can do, then one warning for the bots that run as the
+    /// referee's user although others do not.
+    pub notices: Vec<Notice>,
 }
 
 /// Why bots cannot be isolated as asked.
@@ -51,6 +55,26 @@ pub enum IsolationError {
         /// Why not.
         why: String,
     },
+    /// A bot's workdir cannot be given to its group (it bears no mark of the referee's, or
+    /// its group or mode cannot be changed): the run is refused rather than the bot run as
+    /// root.
+    #[error("bot '{bot}': its workdir {} cannot be given to its group: {why}", dir.display())]
+    Workdir {
+        /// The bot.
+        bot: String,
+        /// Its workdir.
+        dir: PathBuf,
+        /// Why not.
+        why: String,
+    },
+}
+
+/// Why a bot cannot have a group of its own.
+enum GroupError {
+    /// A process of the group could not reach the bot's files: the bot may run as root.
+    Unreachable(String),
+    /// Its workdir could not be handed over: the run is refused.
+    Fatal(IsolationError),
 }
 
 /// Decides the sandbox of `mode` and the users of `uids` for `bots`, leasing each bot's group
@@ -71,7 +95,7 @@ pub fn isolate(
         range: required.unwrap_or(UidRange::DEFAULT),
         why,
     };
-    let mut lines = Vec::new();
+    let mut notices = Vec::new();
     let mut pool = None;
     let mut probe = None;
     if let Some(range) = uids.range() {
@@ -80,66 +104,111 @@ pub fn isolate(
             Err(why) if required.is_some() => return Err(refuse(why)),
             // Not root: the line about the referee's user says what bots can do.
             Err(_) if !is_root() => {}
-            Err(why) => lines.push(format!(
-                "warning: bots cannot run as uids of their own here ({why})"
+            Err(why) => notices.push(Notice::new(
+                "warning: bots cannot run as uids of their own here; see docs/security.md#bot-users (--verbose: why)",
+                vec![format!(
+                    "warning: bots cannot run as uids of their own here ({why})"
+                )],
             )),
         }
     }
     let user = probe.as_ref().map(|probe| probe.user);
-    let (sandbox, sandbox_warning, as_root) = sandbox_for(mode, user, required.is_some())?;
+    let (sandbox, fallback, as_root) = sandbox_for(mode, user, required.is_some())?;
+    let sandbox_warning = fallback.map(|long| {
+        Notice::new(
+            "warning: bots run without a sandbox: bubblewrap is missing or does not work here; see docs/security.md#the-layers (--verbose: why)",
+            vec![long],
+        )
+    });
     if let Some(why) = as_root {
-        lines.push(format!(
-            "warning: bubblewrap cannot run as a bot's user here ({why}): bots run in it as root"
+        notices.push(Notice::new(
+            "warning: bubblewrap cannot run as a bot's user here: bots run in it as root; see docs/security.md#bot-users (--verbose: why)",
+            vec![format!(
+                "warning: bubblewrap cannot run as a bot's user here ({why}): bots run in it as root"
+            )],
         ));
         pool = None;
     }
     drop(probe);
     let Some(pool) = pool else {
-        lines.insert(0, referee_user(&sandbox, uids));
+        notices.insert(0, referee_user(&sandbox, uids));
         return Ok(Isolation {
             sandbox,
             users: BotUsers::default(),
             sandbox_warning,
-            lines,
+            notices,
         });
     };
-    lines.insert(
+    notices.insert(
         0,
-        format!(
+        Notice::plain(format!(
             "bots run as uids {} (one per bot process), without capabilities, no_new_privs",
             pool.range()
-        ),
+        )),
     );
     let cwd = std::env::current_dir().unwrap_or_else(|_| "/".into());
     let mut users = BTreeMap::new();
     let mut by_workdir = BTreeMap::new();
+    let mut rooted = Vec::new();
     for bot in bots {
         if !matches!(bot.launch, Launch::Command(_)) {
             continue;
         }
         let run_as = match own_group(&pool, bot, &cwd, &mut by_workdir) {
             Ok(group) => RunAs::Own(group),
-            Err(why) if required.is_some() => RunAs::Refused(format!(
+            Err(GroupError::Fatal(e)) => return Err(e),
+            Err(GroupError::Unreachable(why)) if required.is_some() => RunAs::Refused(format!(
                 "the bot cannot run as a uid of its own (--bot-uids {}): {why}",
                 pool.range()
             )),
-            Err(why) => {
-                lines.push(format!(
-                    "warning: bot '{}' runs as root, not as a uid of its own: {why}; {}",
-                    bot.name,
-                    exposure(&sandbox, true)
-                ));
+            Err(GroupError::Unreachable(why)) => {
+                rooted.push((bot.name.as_str(), why));
                 RunAs::Referee
             }
         };
         users.insert(bot.name.clone(), run_as);
     }
+    notices.extend(running_as_root(&rooted, &sandbox));
     Ok(Isolation {
         sandbox,
         users: BotUsers::new(users),
         sandbox_warning,
-        lines,
+        notices,
     })
+}
+
+/// The one warning for the bots of `bots` (name, why) that run as root although others do not:
+/// all of them named in a short line (or as many as fit), one line each with why, the fix and
+/// what a bot can do then in the long form.
+fn running_as_root(bots: &[(&str, String)], sandbox: &Sandbox) -> Option<Notice> {
+    let names: Vec<&str> = bots.iter().map(|(name, _)| *name).collect();
+    let (subject, files) = match names.len() {
+        0 => return None,
+        1 => ("bot", "its files"),
+        _ => ("bots", "their files"),
+    };
+    let verb = if names.len() == 1 { "runs" } else { "run" };
+    let place = if sandbox.is_bwrap() {
+        "in bubblewrap"
+    } else {
+        "without a sandbox"
+    };
+    let line = |who: &str| {
+        format!(
+            "warning: {subject} {who} {verb} as root {place}: no bot uid can reach {files}; see docs/security.md#bot-users or --verbose"
+        )
+    };
+    let budget = SHORT_MAX.saturating_sub(line("").len());
+    let long = bots
+        .iter()
+        .map(|(name, why)| {
+            format!(
+                "warning: bot '{name}' runs as root, not as a uid of its own: {why}; {}",
+                exposure(sandbox, true)
+            )
+        })
+        .collect();
+    Some(Notice::new(line(&some_names(&names, budget)), long))
 }
 
 /// The sandbox of `mode` for bots that run as `user`, with the warning of `auto` when it
@@ -216,24 +285,27 @@ fn own_group(
     bot: &BotSpec,
     cwd: &Path,
     by_workdir: &mut BTreeMap<PathBuf, Arc<BotGroup>>,
-) -> Result<Arc<BotGroup>, String> {
+) -> Result<Arc<BotGroup>, GroupError> {
     let workdir = bot
         .settings
         .workdir
         .as_ref()
         .map(|w| cwd.join(w).canonicalize().unwrap_or_else(|_| cwd.join(w)));
     if let Some(group) = workdir.as_ref().and_then(|w| by_workdir.get(w)) {
-        within_reach(bot, cwd, workdir.as_deref(), group.gid())?;
+        within_reach(bot, cwd, workdir.as_deref(), group.gid()).map_err(GroupError::Unreachable)?;
         return Ok(group.clone());
     }
-    let gid = pool.lease(IdKind::Group).map_err(|e| e.to_string())?;
-    within_reach(bot, cwd, workdir.as_deref(), gid.id())?;
+    let gid = pool
+        .lease(IdKind::Group)
+        .map_err(|e| GroupError::Unreachable(e.to_string()))?;
+    within_reach(bot, cwd, workdir.as_deref(), gid.id()).map_err(GroupError::Unreachable)?;
     let shared = match &workdir {
         Some(dir) => Some(workdir::share(dir, gid.id()).map_err(|e| {
-            format!(
-                "its working directory {} cannot be given to its group: {e}",
-                dir.display()
-            )
+            GroupError::Fatal(IsolationError::Workdir {
+                bot: bot.name.clone(),
+                dir: dir.clone(),
+                why: e.to_string(),
+            })
         })?),
         None => None,
     };
@@ -278,8 +350,8 @@ fn within_reach(bot: &BotSpec, cwd: &Path, workdir: Option<&Path>, gid: u32) -> 
     Ok(())
 }
 
-/// The line for bots that run as the referee's user: which, and what a bot can do then.
-fn referee_user(sandbox: &Sandbox, uids: BotUids) -> String {
+/// The notice for bots that run as the referee's user: which, and what a bot can do then.
+fn referee_user(sandbox: &Sandbox, uids: BotUids) -> Notice {
     let root = is_root();
     let who = if root {
         "root".to_string()
@@ -293,10 +365,31 @@ fn referee_user(sandbox: &Sandbox, uids: BotUids) -> String {
         (true, _) => "",
     };
     let warning = if sandbox.is_bwrap() { "" } else { "warning: " };
-    format!(
-        "{warning}bots run as {who}, the referee's user{why}: {}",
-        exposure(sandbox, root)
+    let short_why = if uids == BotUids::Off {
+        " (--bot-uids off)"
+    } else {
+        ""
+    };
+    Notice::new(
+        format!(
+            "{warning}bots run as {who}, the referee's user{short_why}: {}; see docs/security.md#bot-users",
+            brief_exposure(sandbox, root)
+        ),
+        vec![format!(
+            "{warning}bots run as {who}, the referee's user{why}: {}",
+            exposure(sandbox, root)
+        )],
     )
+}
+
+/// [`exposure`] in a few words, for a short line.
+fn brief_exposure(sandbox: &Sandbox, root: bool) -> &'static str {
+    match (sandbox.is_bwrap(), root) {
+        (false, true) => "without a sandbox a bot has every capability",
+        (false, false) => "without a sandbox a bot can reach every process and file of this user",
+        (true, true) => "in bubblewrap a bot can read every file root can",
+        (true, false) => "in bubblewrap a bot can read every file this user can",
+    }
 }
 
 /// What a bot that runs as the referee's user can do, in `sandbox`, when that user is root or
@@ -343,13 +436,56 @@ mod tests {
             // SAFETY: geteuid only reads the caller's id.
             format!("uid {}", unsafe { libc::geteuid() })
         };
+        let [notice] = isolation.notices.as_slice() else {
+            panic!("one notice: {:?}", isolation.notices)
+        };
         assert_eq!(
-            isolation.lines,
+            notice.lines(true),
             [format!(
                 "warning: bots run as {who}, the referee's user (--bot-uids off): {}",
                 exposure(&Sandbox::None, is_root())
             )]
         );
+        assert_eq!(
+            notice.lines(false),
+            [format!(
+                "warning: bots run as {who}, the referee's user (--bot-uids off): {}; see docs/security.md#bot-users",
+                brief_exposure(&Sandbox::None, is_root())
+            )]
+        );
+        assert!(notice.short().len() <= SHORT_MAX);
+    }
+
+    #[test]
+    fn the_bots_that_run_as_root_are_one_short_warning_and_one_long_line_each() {
+        let names = ["ada", "brian", "chen", "dana", "emil"];
+        let bots: Vec<(&str, String)> = names.iter().map(|n| (*n, "why".to_string())).collect();
+        for sandbox in [Sandbox::None, Sandbox::Bwrap("/usr/bin/bwrap".into())] {
+            let notice = running_as_root(&bots, &sandbox).unwrap();
+            assert!(notice.short().len() <= SHORT_MAX, "{}", notice.short());
+            assert!(
+                notice.short().starts_with("warning: bots 'ada', 'brian'"),
+                "{}",
+                notice.short()
+            );
+            let long = notice.lines(true);
+            assert_eq!(long.len(), 5);
+            assert!(
+                long[4].starts_with(
+                    "warning: bot 'emil' runs as root, not as a uid of its own: why; "
+                )
+            );
+            for root in [true, false] {
+                let line = referee_user(&sandbox, BotUids::Off);
+                assert!(line.short().len() <= SHORT_MAX, "{root}: {}", line.short());
+                assert!(brief_exposure(&sandbox, root).len() < exposure(&sandbox, root).len());
+            }
+        }
+        let long = ["x".repeat(64), "y".repeat(64)];
+        let bots: Vec<(&str, String)> = long.iter().map(|n| (n.as_str(), String::new())).collect();
+        let notice = running_as_root(&bots, &Sandbox::None).unwrap();
+        assert!(notice.short().len() <= SHORT_MAX + 64, "{}", notice.short());
+        assert!(running_as_root(&[], &Sandbox::None).is_none());
     }
 
     #[test]

@@ -14,7 +14,13 @@
 //! link (it may be another file of the system, linked in by a bot) and anything that is not a
 //! file or a directory: every change is made through a descriptor opened without following
 //! links and checked to be the entry that was looked at.
+//!
+//! Only a directory that bears the referee's [mark](crate::seat::workdir_marker) is handed
+//! over (the [rule](crate::seat::workdir_rule) says which directories get one), checked through
+//! the descriptor the walk starts from; the mark itself stays the referee's, out of the group's
+//! reach.
 
+use crate::seat::workdir_marker::{MARKER_FILE, OpenDir};
 use std::ffi::CString;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -35,14 +41,16 @@ pub struct SharedWorkdir {
 /// documentation).
 ///
 /// # Errors
-/// When `dir` cannot be opened or a change of group or mode fails (a read-only file system,
-/// say).
+/// When `dir` cannot be opened, bears no mark of the referee's, or a change of group or mode
+/// fails (a read-only file system, say).
 pub fn share(dir: &Path, gid: u32) -> io::Result<SharedWorkdir> {
-    let top = open_dir(dir)?;
-    let st = stat(&top)?;
+    let opened = OpenDir::open(dir)?;
+    opened.verify(None).map_err(io::Error::other)?;
+    let top = opened.fd();
+    let st = stat(top)?;
     // The group's permissions and set-group-ID; none for other users.
-    grant(&top, &st, gid, (st.st_mode | 0o2070) & !0o007)?;
-    walk(&top, gid, 0)?;
+    grant(top, &st, gid, (st.st_mode | 0o2070) & !0o007)?;
+    walk(top, gid, 0)?;
     Ok(SharedWorkdir {
         dir: dir.to_path_buf(),
     })
@@ -69,6 +77,9 @@ fn walk(dir: &OwnedFd, gid: u32, depth: usize) -> io::Result<()> {
     let entries = std::fs::read_dir(format!("/proc/self/fd/{}", dir.as_raw_fd()))?;
     for entry in entries {
         let name = entry?.file_name();
+        if depth == 0 && name == MARKER_FILE {
+            continue;
+        }
         let Ok(name) = CString::new(name.as_bytes()) else {
             continue;
         };
@@ -139,7 +150,7 @@ fn open_dir(path: &Path) -> io::Result<OwnedFd> {
     let fd = unsafe {
         libc::open(
             name.as_ptr(),
-            libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC,
+            libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
         )
     };
     if fd < 0 {
@@ -199,8 +210,19 @@ mod tests {
         let (root, own) = unsafe { (libc::geteuid() == 0, libc::getegid()) };
         // A group of no one as root; else the caller's own: any owner may give files to it.
         let gid = if root { 4_000_000_001 } else { own };
+        assert!(share(&work, gid).is_err(), "a directory without a mark");
+        let marker = work.join(MARKER_FILE);
+        let bot = crate::seat::workdir_marker::MarkedBot {
+            name: "a".into(),
+            command: "a".into(),
+        };
+        OpenDir::open(&work.canonicalize().unwrap())
+            .unwrap()
+            .mark(&[bot])
+            .unwrap();
 
-        let shared = share(&work, gid).unwrap();
+        let shared = share(&work.canonicalize().unwrap(), gid).unwrap();
+        assert_eq!(mode(&marker), 0o600, "the mark is left alone");
         assert_eq!(mode(&work), 0o2770);
         assert_eq!(mode(&sub) & 0o2070, 0o2070);
         assert_eq!(mode(&state), 0o770, "no set-user-ID");
