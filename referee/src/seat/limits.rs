@@ -100,7 +100,7 @@ impl ResourceLimits {
 
     /// Each limit by its config key: as set (`None`: the default; `Some(0)`: none) and its
     /// default (`None`: no limit).
-    pub fn by_key(&self) -> [(&'static str, Option<u64>, Option<u64>); 6] {
+    pub fn by_key(&self) -> [(&'static str, Option<u64>, Option<u64>); 8] {
         [
             ("memory_mb", self.memory_mb, Some(DEFAULT_MEMORY_MB)),
             ("cpu_s", self.cpu_s, None),
@@ -108,6 +108,12 @@ impl ResourceLimits {
             ("file_mb", self.file_mb, Some(DEFAULT_FILE_MB)),
             ("cpu_percent", self.cpu_percent, Some(DEFAULT_CPU_PERCENT)),
             ("workdir_mb", self.workdir_mb, Some(DEFAULT_WORKDIR_MB)),
+            ("stderr_kb", self.stderr_kb, Some(DEFAULT_STDERR_KB)),
+            (
+                "stderr_match_mb",
+                self.stderr_match_mb,
+                Some(DEFAULT_STDERR_MATCH_MB),
+            ),
         ]
     }
 
@@ -186,13 +192,16 @@ mod tests {
             cpu_s: Some(0),
             processes: Some(10),
             file_mb: Some(DEFAULT_FILE_MB + 1),
+            stderr_kb: Some(0),
+            stderr_match_mb: Some(1),
             ..ResourceLimits::default()
         };
         assert_eq!(
             limits.loosened(),
             [
                 ("memory_mb", 0, DEFAULT_MEMORY_MB),
-                ("file_mb", DEFAULT_FILE_MB + 1, DEFAULT_FILE_MB)
+                ("file_mb", DEFAULT_FILE_MB + 1, DEFAULT_FILE_MB),
+                ("stderr_kb", 0, DEFAULT_STDERR_KB)
             ]
         );
         assert!(ResourceLimits::default().loosened().is_empty());
