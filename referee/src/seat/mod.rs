@@ -15,6 +15,7 @@ mod fault;
 pub mod limits;
 mod lines;
 pub mod memory;
+pub mod proc_view;
 pub mod process;
 mod procfs;
 pub mod reply;
