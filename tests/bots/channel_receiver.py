@@ -3,10 +3,10 @@
 covert_channel.py), and plays legal[0]. Arguments: CHANNEL START SLOT COUNT [PATH] (the
 channel's name, the wall-clock start in seconds since the epoch, the slot in seconds, the number
 of bits, and the path its reading looks at: the mount point for statfs, its working directory
-for inodes). It starts reading at once, on a thread of its own; at its first request it waits
-for the last bit, then writes one line to stderr, "channel-report " and JSON: {"bits": the
-bits read, "?" where a reading failed, "errors": [errno...], "late": whether it started after
-START}, and plays."""
+for inodes, the sender's file for pagecache). It starts reading at once, on a thread of its
+own; at its first request it waits for the last bit, then writes one line to stderr,
+"channel-report " and JSON: {"bits": the bits read, "?" where a reading failed, "errors":
+[errno...], "late": whether it started after START}, and plays."""
 import json
 import sys
 import threading

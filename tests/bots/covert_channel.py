@@ -12,7 +12,7 @@ on: pipe inode numbers, the receiver's own loop under the sender's load):
   statfs  -- on: 200 empty files in the sender's working directory; read: the free inodes of
              statvfs(PATH) (fewer when on). The channel of issue 26.
   procs   -- on: 100 threads; read: sysinfo()'s count of the machine's threads (more when on).
-  freeram -- on: 64 MiB allocated and populated; read: sysinfo()'s free memory (less when on).
+  freeram -- on: 512 MiB allocated and populated; read: sysinfo()'s free memory (less when on).
   tcp     -- on: 200 TCP sockets; read: "alloc" of TCP in /proc/self/net/sockstat (more when on).
   pipes   -- on: making and closing pipes as fast as it can; read: the inode number the kernel
              gives the receiver's next batch of pipes (it grows faster when on).
@@ -20,7 +20,10 @@ on: pipe inode numbers, the receiver's own loop under the sender's load):
              when on: they share the CPUs).
   inodes  -- on: 200 empty files in the sender's working directory; read: the inode number of
              a file the receiver creates in its own working directory (higher when on, when the
-             two directories are in one group of one ext4 file system)."""
+             two directories are in one group of one ext4 file system).
+  pagecache -- on: a page of the file PATH (which both can read) read into the page cache,
+             off: evicted again (posix_fadvise DONTNEED, at every half: the receiver's own
+             reading caches it); read: how long reading it takes (less when on)."""
 import ctypes
 import mmap
 import os
@@ -150,6 +153,34 @@ class Spinners:
         self.pids = []
 
 
+class Cached:
+    """Keeps a page of the file `path`, 64 MiB in (or at its start), in the page cache while on;
+    evicts it, and the read-ahead around it, while off."""
+
+    def __init__(self, path):
+        self.fd = os.open(path, os.O_RDONLY)
+        self.offset = min(64 << 20, os.fstat(self.fd).st_size // 2) & ~4095
+
+    def on(self):
+        os.pread(self.fd, 1, self.offset)
+
+    def off(self):
+        window = 4 << 20
+        os.posix_fadvise(self.fd, max(0, self.offset - window), 2 * window,
+                         os.POSIX_FADV_DONTNEED)
+
+
+def read_time(path):
+    """Nanoseconds to read a byte of the page Cached keeps (the same file and offset)."""
+    fd = os.open(path, os.O_RDONLY)
+    offset = min(64 << 20, os.fstat(fd).st_size // 2) & ~4095
+    begin = time.perf_counter_ns()
+    os.pread(fd, 1, offset)
+    took = time.perf_counter_ns() - begin
+    os.close(fd)
+    return took
+
+
 def make_pipe():
     a, b = os.pipe()
     ino = os.fstat(a).st_ino
@@ -177,15 +208,10 @@ def tcp_sockets(_path):
 
 
 def next_pipe_batch(_path):
-    """The first inode number of the next batch the kernel takes for this CPU (it hands them
-    out to each CPU 1,024 at a time, from one counter of the machine)."""
-    last = make_pipe()
-    for _ in range(4096):
-        ino = make_pipe()
-        if ino != last + 1:
-            return ino
-        last = ino
-    return last
+    """The latest batch of inode numbers the kernel has handed the receiver's CPU: it hands
+    them out to each CPU 1,024 at a time, from one counter of the machine, so a batch's number
+    counts the batches every CPU took before it. Making 1,100 pipes takes a fresh one."""
+    return max((make_pipe() - 1) // 1024 for _ in range(1100))
 
 
 def new_inode(path):
@@ -197,15 +223,17 @@ def new_inode(path):
     return ino
 
 
-# name: (the sender's switch, the receiver's reading, its kind).
+# name: (the sender's switch, made from PATH; the receiver's reading, of PATH; its kind; whether
+# the sender sets its state again at every half, even when it stays the same).
 CHANNELS = {
-    "statfs": (lambda: Files(200), free_inodes, LEVEL_DOWN),
-    "procs": (lambda: Threads(100), lambda _: sysinfo().procs, LEVEL_UP),
-    "freeram": (lambda: Memory(64), lambda _: sysinfo().freeram, LEVEL_DOWN),
-    "tcp": (lambda: Sockets(200), tcp_sockets, LEVEL_UP),
-    "pipes": (lambda: Busy(make_pipe), next_pipe_batch, RATE_UP),
-    "cpu": (lambda: Spinners(2), None, RATE_DOWN),
-    "inodes": (lambda: Files(200), new_inode, LEVEL_UP),
+    "statfs": (lambda _: Files(200), free_inodes, LEVEL_DOWN, False),
+    "procs": (lambda _: Threads(100), lambda _: sysinfo().procs, LEVEL_UP, False),
+    "freeram": (lambda _: Memory(512), lambda _: sysinfo().freeram, LEVEL_DOWN, False),
+    "tcp": (lambda _: Sockets(200), tcp_sockets, LEVEL_UP, False),
+    "pipes": (lambda _: Busy(make_pipe), next_pipe_batch, RATE_UP, False),
+    "cpu": (lambda _: Spinners(2), None, RATE_DOWN, False),
+    "inodes": (lambda _: Files(200), new_inode, LEVEL_UP, False),
+    "pagecache": (Cached, read_time, LEVEL_DOWN, True),
 }
 
 
@@ -220,10 +248,11 @@ def sleep_until(moment):
         time.sleep(delay)
 
 
-def send(channel, start, slot, bits, stop):
+def send(channel, start, slot, bits, stop, path):
     """Sends `bits` (a string of 0 and 1) until the event `stop` is set; skips a half that is
     over before its switch (a sender that falls behind). Returns the errors met, by errno."""
-    switch = CHANNELS[channel][0]()
+    make, _, _, again = CHANNELS[channel]
+    switch = make(path)
     errors, on = [], False
     for i, bit in enumerate(bits):
         for half, wanted in enumerate([bit == "1", bit == "0"]):
@@ -231,7 +260,7 @@ def send(channel, start, slot, bits, stop):
             sleep_until(boundary(start, slot, k))
             if stop.is_set():
                 break
-            if wanted != on and time.time() < boundary(start, slot, k + 1):
+            if (wanted != on or again) and time.time() < boundary(start, slot, k + 1):
                 try:
                     switch.on() if wanted else switch.off()
                     on = wanted
@@ -244,7 +273,7 @@ def send(channel, start, slot, bits, stop):
 
 def receive(channel, start, slot, count, path):
     """Reads `count` bits; returns (bits, with "?" where a reading failed, the errors)."""
-    _, read, kind = CHANNELS[channel]
+    _, read, kind, _ = CHANNELS[channel]
     guard = slot / 8
     values, errors = [], []
     if read is None:

@@ -22,12 +22,15 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BOTS = os.path.join(ROOT, "tests", "bots")
-DEFAULT_RUNS = ["statfs:0.5", "procs:0.1", "procs:0.05", "tcp:0.1", "tcp:0.05",
+# The file of the page-cache channel: one every sandbox can read, which nothing else reads.
+PAGECACHE_FILE = "/usr/lib/x86_64-linux-gnu/libLLVM-15.so.1"
+DEFAULT_RUNS = ["statfs:0.5", "pagecache:0.05", "pagecache:0.02", "procs:0.1", "procs:0.05", "tcp:0.1", "tcp:0.05",
                 "freeram:0.5", "freeram:0.2", "pipes:0.2", "pipes:0.1", "cpu:0.2",
                 "cpu:0.1", "inodes:0.5", "inodes:1.0"]
 
 
-def measure(referee, channel, slot, count):
+def measure(args, channel, slot, count):
+    referee = args.referee
     work = tempfile.mkdtemp(prefix=f"covert-measure-{channel}-")
     os.chmod(work, 0o755)
     bits = "".join(random.choice("01") for _ in range(count))
@@ -35,10 +38,10 @@ def measure(referee, channel, slot, count):
     python = "/usr/bin/python3"
     sender_dir, receiver_dir = os.path.join(work, "sender"), os.path.join(work, "receiver")
     # The receiver gets a working directory only where its channel needs one.
-    receiver_path = receiver_dir if channel == "inodes" else "/"
+    receiver_path = {"inodes": receiver_dir, "pagecache": args.pagecache_file}.get(channel, "/")
     bots = [
         ("sender", [python, os.path.join(BOTS, "channel_sender.py"), channel, start, str(slot),
-                    bits], sender_dir),
+                    bits, receiver_path], sender_dir),
         ("receiver", [python, os.path.join(BOTS, "channel_receiver.py"), channel, start,
                       str(slot), str(count), receiver_path],
          receiver_dir if channel == "inodes" else None),
@@ -71,13 +74,14 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bits", type=int, default=64)
     parser.add_argument("--referee", default=os.path.join(ROOT, "target", "debug", "referee"))
+    parser.add_argument("--pagecache-file", default=PAGECACHE_FILE)
     parser.add_argument("runs", nargs="*", default=DEFAULT_RUNS)
     args = parser.parse_args()
     print("| channel | slot | bits/s | bits read right | error rate | errors |")
     print("|---|---|---|---|---|---|")
     for run in args.runs:
         channel, slot = run.split(":")
-        right, report = measure(args.referee, channel, float(slot), args.bits)
+        right, report = measure(args, channel, float(slot), args.bits)
         errors = ", ".join(f"errno {e}" for e in report["errors"]) or "none"
         late = " (late)" if report["late"] else ""
         print(f"| {channel} | {slot} s | {1 / float(slot):g} | {right}/{args.bits}{late} | "

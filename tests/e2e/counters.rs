@@ -383,3 +383,35 @@ fn a_bot_cannot_make_a_user_namespace_in_the_sandbox() {
     // Nor can it mount without one (no capability).
     assert_eq!(seen["mount"], format!("errno {}", libc::EPERM), "{seen}");
 }
+
+/// docs/security.md names every file the sandbox closes, empties or fixes in `/proc`, and every
+/// call and ioctl the filter hides: the page and the code say the same.
+#[test]
+fn the_security_page_names_every_count_the_sandbox_closes() {
+    use referee::seat::{proc_view, seccomp};
+    let page = std::fs::read_to_string(root().join("docs/security.md")).unwrap();
+    let proc_names = proc_view::CLOSED_FILES
+        .iter()
+        .chain(&proc_view::EMPTIED_DIRS)
+        .chain(&proc_view::FIXED_FILES)
+        .map(|(name, _)| *name);
+    let filter_names = seccomp::HIDDEN_CALLS
+        .into_iter()
+        .chain(seccomp::DENIED_IOCTL.iter().map(|(_, name)| *name));
+    for name in proc_names.chain(filter_names) {
+        // As a whole, or its last part after the one before it (`sys/fs/file-nr`, `inode-nr`).
+        let last = name.rsplit('/').next().unwrap();
+        let named = [
+            format!("`{name}`"),
+            format!("`{name}/`"),
+            format!("`{last}`"),
+            format!("`{last}/`"),
+            format!("/{last}`"),
+            format!("/{last}/`"),
+        ];
+        assert!(
+            named.iter().any(|n| page.contains(n)),
+            "docs/security.md does not name `{name}`"
+        );
+    }
+}
