@@ -11,12 +11,12 @@ Each reading is compared with the first. At goodbye it writes one line to stderr
 "counter-report " and JSON: {"readings": n, "statfs": {mount: errno or "read"}, "files": {top
 directory: files read}, "unreadable": n, "changed": {name: [first, last]} (every file or figure
 that ever differed from the first reading; values cut to 200 characters)}."""
-import ctypes
 import json
 import os
 import sys
 
 from botlib import action, serve
+from covert_channel import sysinfo
 
 WITHOUT_SYS = sys.argv[1:] == ["proc"]
 # Not walked: the processes' directories (their own), and files that block or are huge.
@@ -72,19 +72,9 @@ def statfs(call, target):
         return f"errno {e.errno}"
 
 
-class Sysinfo(ctypes.Structure):
-    _fields_ = [("uptime", ctypes.c_long), ("loads", ctypes.c_ulong * 3),
-                ("totalram", ctypes.c_ulong), ("freeram", ctypes.c_ulong),
-                ("sharedram", ctypes.c_ulong), ("bufferram", ctypes.c_ulong),
-                ("totalswap", ctypes.c_ulong), ("freeswap", ctypes.c_ulong),
-                ("procs", ctypes.c_ushort), ("pad", ctypes.c_ushort),
-                ("totalhigh", ctypes.c_ulong), ("freehigh", ctypes.c_ulong),
-                ("mem_unit", ctypes.c_uint), ("_f", ctypes.c_char * 8)]
-
-
-def sysinfo():
-    info = Sysinfo()
-    ctypes.CDLL(None).sysinfo(ctypes.byref(info))
+def machine():
+    """The figures of the sysinfo() system call that count the machine's work."""
+    info = sysinfo()
     return {"procs": info.procs, "freeram": info.freeram, "sharedram": info.sharedram,
             "bufferram": info.bufferram, "loads": list(info.loads)}
 
@@ -102,7 +92,7 @@ def reading():
     for own in ["/proc/self/cgroup", "/proc/self/mountinfo"]:
         files[own] = read(own)
     figures.update(files)
-    for key, value in sysinfo().items():
+    for key, value in machine().items():
         figures[f"sysinfo {key}"] = value
     return figures
 

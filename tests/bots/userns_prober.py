@@ -3,6 +3,7 @@
 and read the machine's processes and load from it; plays legal[0]. At its first request it
 tries, in this order:
   clone           -- clone(CLONE_NEWUSER) (the child exits at once);
+  clone3          -- clone3 with CLONE_NEWUSER (the same);
   unshare_command -- `unshare -U true`: its exit code;
   unshare         -- unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWCGROUP), itself;
   mount           -- mounting cgroup2 on a directory of /tmp (in the new namespaces if made);
@@ -28,9 +29,8 @@ def outcome(rc):
     return "ok" if rc >= 0 else f"errno {ctypes.get_errno()}"
 
 
-def try_clone():
-    number = 56 if os.uname().machine == "x86_64" else 220
-    pid = libc.syscall(number, ctypes.c_ulong(CLONE_NEWUSER | SIGCHLD), 0, 0, 0, 0)
+def child_outcome(pid):
+    """In the child (0): exits at once; in the parent: waits for it, gives "ok" or the errno."""
     if pid == 0:
         os._exit(0)
     if pid > 0:
@@ -38,8 +38,20 @@ def try_clone():
     return outcome(pid)
 
 
+def try_clone():
+    number = 56 if os.uname().machine == "x86_64" else 220
+    return child_outcome(libc.syscall(number, ctypes.c_ulong(CLONE_NEWUSER | SIGCHLD), 0, 0, 0, 0))
+
+
+def try_clone3():
+    # struct clone_args of Linux 5.3: flags, pidfd, child_tid, parent_tid, exit_signal, stack,
+    # stack_size, tls; 435 on every architecture.
+    args = (ctypes.c_uint64 * 8)(CLONE_NEWUSER, 0, 0, 0, SIGCHLD, 0, 0, 0)
+    return child_outcome(libc.syscall(435, ctypes.byref(args), ctypes.sizeof(args)))
+
+
 def probe():
-    report = {"clone": try_clone()}
+    report = {"clone": try_clone(), "clone3": try_clone3()}
     command = subprocess.run(["unshare", "-U", "true"], capture_output=True)
     report["unshare_command"] = command.returncode
     report["unshare"] = outcome(libc.unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWCGROUP))

@@ -373,11 +373,12 @@ fn a_bot_cannot_make_a_user_namespace_in_the_sandbox() {
     ];
     play(&dir, &bots, "bwrap");
     let seen = stderr_report(&dir, "prober", "userns-report ");
-    // unshare(CLONE_NEWUSER) and clone(CLONE_NEWUSER): ENOSPC, the sandbox's limit of user
+    // unshare, clone and clone3 with CLONE_NEWUSER: ENOSPC, the sandbox's limit of user
     // namespaces is reached; unshare(1) fails the same way, and nothing is mounted.
     let enospc = format!("errno {}", libc::ENOSPC);
     assert_eq!(seen["unshare"], enospc.as_str(), "{seen}");
     assert_eq!(seen["clone"], enospc.as_str(), "{seen}");
+    assert_eq!(seen["clone3"], enospc.as_str(), "{seen}");
     assert_ne!(seen["unshare_command"], 0, "{seen}");
     assert_eq!(seen["cgroup_procs"], Value::Null, "{seen}");
     // Nor can it mount without one (no capability).

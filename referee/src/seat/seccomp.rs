@@ -370,11 +370,28 @@ mod tests {
         assert_eq!(DENIED_IOCTL[2].0, request(read_write, 0x94, 20, 16));
     }
 
-    /// Runs the Python `script` with the filter installed before exec; returns its stdout.
+    /// What the scripts of [`filtered`] may call: `call(f)` runs `f` and gives "ok" or the
+    /// errno of its `OSError`; `errno(rc)` gives "ok" for a return code of 0 or more, else the
+    /// errno of a `libc` call (made through ctypes).
+    const HELPERS: &str = r#"
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+def call(f):
+    try:
+        f()
+        return "ok"
+    except OSError as e:
+        return str(e.errno)
+def errno(rc):
+    return str(ctypes.get_errno()) if rc < 0 else "ok"
+"#;
+
+    /// Runs the Python `script`, after [`HELPERS`], with the filter installed before exec;
+    /// returns its stdout.
     fn filtered(script: &str) -> String {
         let filter = BotFilter::native().expect("a supported architecture");
         let mut command = Command::new("python3");
-        command.args(["-c", script]);
+        command.args(["-c", &format!("{HELPERS}{script}")]);
         // SAFETY: install is async-signal-safe.
         unsafe {
             command.pre_exec(|| filter.install());
@@ -392,12 +409,6 @@ mod tests {
     fn locks_fail_with_eperm_and_flock_takes_nothing() {
         let script = r#"
 import fcntl, os, struct
-def call(f):
-    try:
-        f()
-        return "ok"
-    except OSError as e:
-        return str(e.errno)
 a = open("/proc/self/exe", "rb")
 b = open("/proc/self/exe", "rb")
 lk = struct.pack("hhqqi", fcntl.F_RDLCK, 0, 0, 0, 0)
@@ -466,16 +477,7 @@ print(call(lambda: fcntl.fcntl(a, fcntl.F_GETLEASE)))
     #[test]
     fn file_system_counters_fail_with_enosys() {
         let script = r#"
-import ctypes, fcntl, os, shutil, termios
-libc = ctypes.CDLL(None, use_errno=True)
-def call(f):
-    try:
-        f()
-        return "ok"
-    except OSError as e:
-        return str(e.errno)
-def errno(rc):
-    return str(ctypes.get_errno()) if rc < 0 else "ok"
+import fcntl, os, shutil, termios
 buf = ctypes.create_string_buffer(512)
 print(call(lambda: os.statvfs("/")))
 print(call(lambda: os.fstatvfs(0)))
@@ -507,10 +509,7 @@ print(call(lambda: fcntl.ioctl(fd, termios.TCGETS, bytes(64))))
     #[test]
     fn notifications_fail_with_eperm_and_the_upper_half_of_a_command_changes_nothing() {
         let script = r#"
-import ctypes, fcntl
-libc = ctypes.CDLL(None, use_errno=True)
-def errno(rc):
-    return str(ctypes.get_errno()) if rc < 0 else "ok"
+import fcntl
 print(errno(libc.inotify_init1(0)))
 print(errno(libc.syscall(ctypes.c_long(FANOTIFY), 0, 0)))
 # fcntl(0, F_GETLK | 1 << 32, NULL): the kernel reads F_GETLK; so does the filter.
