@@ -8,6 +8,7 @@ mod bouillabaisse;
 mod browser;
 mod check;
 mod cli_errors;
+mod counters;
 mod covert;
 mod determinism;
 mod doc_code;

@@ -16,6 +16,7 @@ pub mod limits;
 mod lines;
 pub mod memory;
 pub mod notice;
+pub mod proc_view;
 pub mod process;
 mod procfs;
 pub mod reply;

@@ -14,6 +14,7 @@ use super::ending::{Ending, stderr_quote};
 use super::environment;
 use super::limits::{self, ResourceLimits, RlimitResource};
 use super::memory::{self, PeakMemory};
+use super::proc_view::FixedFiles;
 use super::procfs;
 use super::reply::{excerpt, parse};
 use super::sandbox::Sandbox;
@@ -181,11 +182,20 @@ impl ProcessBot {
             cores: crate::affinity::allowed_cores(),
         });
         let rlimits = limits.rlimits(cgroup.is_some());
+        // Held until the child has exec'd: bubblewrap reads the copies from these descriptors.
+        let fixed = if options.sandbox.is_bwrap() {
+            FixedFiles::for_start().map_err(|e| {
+                Fault::new(FaultKind::SpawnFailed, format!("cannot copy /proc: {e}"))
+            })?
+        } else {
+            FixedFiles::default()
+        };
         let wrapped = options.sandbox.wrap(
             command,
             options.workdir.as_deref(),
             &options.run_as.nameable(&options.hidden),
             limits.file_bytes(),
+            &fixed,
         );
         let (program, args) = wrapped.split_first().expect("not empty");
         let env = environment::bot_environment(
@@ -205,7 +215,13 @@ impl ProcessBot {
             }
         });
         let join_fds = cgroup.as_ref().map(BotCgroup::join_fds).unwrap_or_default();
-        before_exec(&mut wrap, join_fds, credentials, rlimits);
+        before_exec(
+            &mut wrap,
+            join_fds,
+            credentials,
+            rlimits,
+            fixed.descriptors(),
+        );
         wrap.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
         let shown = &command[0];
         let mut child = wrap.spawn().map_err(|e| {
@@ -214,6 +230,7 @@ impl ProcessBot {
                 format!("cannot start '{shown}': {e}"),
             )
         })?;
+        drop(fixed);
         let pid = child.id().unwrap_or(0);
         let quota = quota.map(|q| q.watch(pid, cgroup.as_ref().and_then(BotCgroup::killer)));
         let stdin = child.stdin().take().expect("stdin is piped");
@@ -874,8 +891,8 @@ fn stderr_over_budget(budget: stderr::StderrBudget) -> String {
 /// Sets what the bot's child process does between fork and exec: while it is still the
 /// referee's user, it joins its control groups (`join_fds`, open `cgroup.procs` files) and
 /// takes its resource limits; then it becomes its own `user` if it has one
-/// ([`Credentials::assume`]), dies with the referee, lets no descriptor but 0, 1 and 2 survive
-/// the exec, and last installs the system-call filter ([`BotFilter`]: no file locks, leases or
+/// ([`Credentials::assume`]), dies with the referee, lets no descriptor but 0, 1 and 2 (and
+/// `keep`, which bubblewrap reads and closes) survive the exec, and last installs the system-call filter ([`BotFilter`]: no file locks, leases or
 /// file-change notifications), which the exec and everything after it, bubblewrap included,
 /// runs under.
 fn before_exec(
@@ -883,6 +900,7 @@ fn before_exec(
     join_fds: Vec<RawFd>,
     user: Option<Credentials>,
     rlimits: Vec<(RlimitResource, u64)>,
+    keep: Vec<RawFd>,
 ) {
     // SAFETY: sysconf only reads a limit.
     let max_fd = unsafe { libc::sysconf(libc::_SC_OPEN_MAX) }.clamp(3, 65_536) as i32;
@@ -920,6 +938,11 @@ fn before_exec(
             {
                 for fd in 3..max_fd {
                     libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+                }
+            }
+            for &fd in &keep {
+                if libc::fcntl(fd, libc::F_SETFD, 0) != 0 {
+                    return Err(std::io::Error::last_os_error());
                 }
             }
             // Last, so that nothing above runs under it: from the exec on, the bot (and

@@ -1,9 +1,9 @@
 //! The bubblewrap sandbox: each bot process in its own PID, network, IPC, UTS, user and cgroup
-//! namespaces, with no capabilities, a read-only view of the file system, a private `/tmp` and
-//! `/dev/shm` (both capped), an empty `/run` (no host sockets), an empty `/sys`, the files of
-//! `/proc` that show other processes hidden ([`HIDDEN_PROC`]), the referee's output and config
-//! (logs, results, other bots' stderr and working directories) hidden, and only its own working
-//! directory writable.
+//! namespaces, unable to make user namespaces of its own, with no capabilities, a read-only view
+//! of the file system, a private `/tmp` and `/dev/shm` (both capped), an empty `/run` (no host
+//! sockets), an empty `/sys`, no file of `/proc` that shows other processes or counts the
+//! machine's work (`proc_view.rs`), the referee's output and config (logs, results, other bots'
+//! stderr and working directories) hidden, and only its own working directory writable.
 //!
 //! In its own PID namespace a bot sees no other process, so it cannot open another bot's pipes
 //! through `/proc/PID/fd`; and when the namespace's first process dies the kernel kills every
@@ -14,7 +14,14 @@
 //! without it: glibc counts CPUs from `/proc/stat` or the affinity mask when
 //! `/sys/devices/system/cpu` is missing, the JVM finds no control group files and takes the
 //! host's figures, and Go, Node.js and Python need nothing there to start (docs/security.md).
+//!
+//! No user namespaces inside (bubblewrap's `--disable-userns`, which needs 0.8.0): in one, a bot
+//! could mount the root of the cgroup2 hierarchy and read every process of the machine, and the
+//! machine's CPU use and pressure, from it. bubblewrap sets `user.max_user_namespaces` to 1 in
+//! the sandbox's user namespace and runs the bot in a second one nested in it, which the bot
+//! cannot undo.
 
+use super::proc_view::{self, FixedFiles};
 use super::seccomp::BotFilter;
 use super::users::Credentials;
 use std::os::unix::process::CommandExt;
@@ -138,20 +145,23 @@ impl Sandbox {
 
     /// The command line that runs `command` in the sandbox: in `workdir` (writable) if given,
     /// else in the referee's directory (read-only), with the `hidden` paths replaced by empty
-    /// ones and a private `/tmp` of at most `tmp_bytes` (the referee's directory and the paths
-    /// the command names stay visible when they are under /tmp).
+    /// ones, a private `/tmp` of at most `tmp_bytes` (the referee's directory and the paths
+    /// the command names stay visible when they are under /tmp), and the `fixed` copies of
+    /// `/proc` files (whose descriptors the child must keep open across its exec).
     pub fn wrap(
         &self,
         command: &[String],
         workdir: Option<&Path>,
         hidden: &[PathBuf],
         tmp_bytes: Option<u64>,
+        fixed: &FixedFiles,
     ) -> Vec<String> {
         let Sandbox::Bwrap(bwrap) = self else {
             return command.to_vec();
         };
         let mut args = vec![bwrap.display().to_string()];
         args.extend(base_args(tmp_bytes));
+        args.extend(fixed.args());
         // The private /tmp must not hide the bot itself: the referee's directory and any path
         // the command names (absolute, or relative to the directory) whose real location, once
         // symbolic links are followed, is under /tmp are mounted back, read-only.
@@ -213,6 +223,9 @@ fn base_args(tmp_bytes: Option<u64>) -> Vec<String> {
     };
     let mut args: Vec<String> = [
         "--unshare-all",
+        // A user namespace for sure (--unshare-all only tries), in which the bot can make none.
+        "--unshare-user",
+        "--disable-userns",
         "--die-with-parent",
         "--new-session",
         "--cap-drop",
@@ -234,28 +247,9 @@ fn base_args(tmp_bytes: Option<u64>) -> Vec<String> {
     args.extend(["--tmpfs", "/run", "--remount-ro", "/run"].map(String::from));
     size(&mut args);
     args.extend(["--tmpfs".to_string(), "/tmp".to_string()]);
-    // /sys empty and read-only; the files of /proc that show other processes unreadable.
+    // /sys empty and read-only; the files of /proc that show other processes or count the
+    // machine's work unreadable or empty.
     args.extend(["--tmpfs", "/sys", "--remount-ro", "/sys"].map(String::from));
-    for file in HIDDEN_PROC {
-        let path = format!("/proc/{file}");
-        if Path::new(&path).exists() {
-            args.extend(["--ro-bind".to_string(), "/dev/null".to_string(), path]);
-        }
-    }
+    args.extend(proc_view::closing_args());
     args
 }
-
-/// The files of `/proc` a sandboxed bot cannot read (where the kernel has them), although its
-/// own PID namespace hides every other process: they list what other processes hold or do.
-pub const HIDDEN_PROC: [&str; 6] = [
-    // Every file lock of the machine, with its holder's pid and the file's inode.
-    "locks",
-    // Every pending timer, once with its owner's pid and command name.
-    "timer_list",
-    // Every task of every CPU, with its pid and name (kernels before 5.13).
-    "sched_debug",
-    // The use count, flags and memory control group of every physical page.
-    "kpagecount",
-    "kpageflags",
-    "kpagecgroup",
-];
