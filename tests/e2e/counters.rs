@@ -385,6 +385,87 @@ fn a_bot_cannot_make_a_user_namespace_in_the_sandbox() {
     assert_eq!(seen["mount"], format!("errno {}", libc::EPERM), "{seen}");
 }
 
+/// A bubblewrap older than 0.8.0 (Ubuntu 22.04 has 0.6.1) has no `--disable-userns`: the
+/// referee still sandboxes bots with it, without that option, and says once what a bot can
+/// then do, rather than run bots without a sandbox. The old bubblewrap is played by a script
+/// that refuses the option as bubblewrap 0.6 does and runs the real one otherwise, logging
+/// every command line it is given.
+#[test]
+fn an_older_bubblewrap_still_sandboxes_bots_and_says_once_what_it_cannot_forbid() {
+    let test = "an_older_bubblewrap_still_sandboxes_bots_and_says_once_what_it_cannot_forbid";
+    if !bwrap_works(test) {
+        return;
+    }
+    let real = String::from_utf8(
+        Command::new("sh")
+            .args(["-c", "command -v bwrap"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let dir = temp_dir("old-bwrap");
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let calls = dir.join("calls.log");
+    let fake = bin.join("bwrap");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\nfor a in \"$@\"; do\n  if [ \"$a\" = --disable-userns ]; then\n    echo 'bwrap: Unknown option --disable-userns' >&2\n    exit 1\n  fi\ndone\necho \"$*\" >> {}\nexec {} \"$@\"\n",
+            calls.display(),
+            real.trim()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // Every user may run it (bots run as uids of their own as root).
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(&calls, "").unwrap();
+    std::fs::set_permissions(&calls, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut cmd = referee();
+    cmd.env("PATH", path).args([
+        "match",
+        "--game",
+        "vabanque",
+        "--sandbox",
+        "bwrap",
+        "--seed",
+        "3",
+        "--bot",
+        &format!("a={}", random_bot().join(" ")),
+        "--bot",
+        &format!("b={}", random_bot().join(" ")),
+        "--bot",
+        &format!("c={}", random_bot().join(" ")),
+    ]);
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    let warnings: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("cannot forbid user namespaces"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{err}");
+    assert!(warnings[0].contains("docs/security.md#"), "{err}");
+    // The bots ran in it, without the option.
+    let calls = std::fs::read_to_string(&calls).unwrap();
+    let bots: Vec<&str> = calls
+        .lines()
+        .filter(|l| l.contains("vabanque_random.py"))
+        .collect();
+    assert!(bots.len() >= 3, "{calls}");
+    assert!(bots.iter().all(|l| l.contains("--unshare-all")), "{calls}");
+    assert_no_marked_survivors(&cmd);
+}
+
 /// docs/security.md names every file the sandbox closes, empties or fixes in `/proc`, and every
 /// call and ioctl the filter hides: the page and the code say the same.
 #[test]

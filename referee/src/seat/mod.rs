@@ -37,7 +37,7 @@ pub use fault::Fault;
 pub use limits::ResourceLimits;
 pub use memory::PeakMemory;
 pub use process::{Closing, ProcessBot, ProcessOptions, StderrSpan};
-pub use sandbox::{Sandbox, SandboxMode};
+pub use sandbox::{Bubblewrap, Sandbox, SandboxMode};
 pub use scripted::{ScriptEnd, ScriptedBot};
 pub use spec::{BotSettings, BotSpec, BotSpecError, Launch};
 pub use stderr::{RECENT_BYTES, RecentStderr, StderrBudget, StderrOverflow};

@@ -46,9 +46,32 @@ pub enum Sandbox {
     /// Ordinary child processes.
     #[default]
     None,
-    /// Under bubblewrap, at this path.
-    Bwrap(PathBuf),
+    /// Under bubblewrap.
+    Bwrap(Bubblewrap),
 }
+
+/// bubblewrap as found and tried here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bubblewrap {
+    /// Where it is.
+    pub path: PathBuf,
+    /// Whether it takes `--disable-userns` (bubblewrap 0.8.0 and later). An older one still
+    /// sandboxes bots, but a bot can then make a user namespace of its own in the sandbox.
+    pub disables_userns: bool,
+}
+
+impl Bubblewrap {
+    /// bubblewrap at `path`, taken to be 0.8.0 or later (for tests that know it is).
+    pub fn at(path: impl Into<PathBuf>) -> Self {
+        Bubblewrap {
+            path: path.into(),
+            disables_userns: true,
+        }
+    }
+}
+
+/// What bubblewrap says of an option it does not have.
+const NO_DISABLE_USERNS: &str = "disable-userns";
 
 /// Why the sandbox asked for cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -66,10 +89,10 @@ fn find_bwrap() -> Option<PathBuf> {
 /// get, as `user` if given (as a bot's user, bubblewrap needs unprivileged user namespaces),
 /// to learn whether it works here (it needs user namespaces, or privileges: a setuid
 /// bubblewrap gains none under the filter's `no_new_privs`).
-fn probe(bwrap: &Path, user: Option<Credentials>) -> Result<(), String> {
+fn probe(bwrap: &Path, user: Option<Credentials>, disable_userns: bool) -> Result<(), String> {
     let mut command = std::process::Command::new(bwrap);
     command
-        .args(base_args(None))
+        .args(base_args(None, disable_userns))
         .args(["--chdir", "/", "--", "true"])
         .stdin(std::process::Stdio::null());
     let filter = BotFilter::native();
@@ -114,7 +137,7 @@ impl Sandbox {
             return Ok((Sandbox::None, None));
         }
         match (Sandbox::usable(user), mode) {
-            (Ok(path), _) => Ok((Sandbox::Bwrap(path), None)),
+            (Ok(bwrap), _) => Ok((Sandbox::Bwrap(bwrap), None)),
             (Err(why), SandboxMode::Bwrap) => Err(SandboxError(format!("--sandbox bwrap: {why}"))),
             (Err(why), _) => Ok((
                 Sandbox::None,
@@ -125,16 +148,29 @@ impl Sandbox {
         }
     }
 
-    /// Where bubblewrap is, when it is installed and works here for bots that run as `user`
-    /// (the referee's own when `None`).
+    /// bubblewrap, when it is installed and works here for bots that run as `user` (the
+    /// referee's own when `None`): with `--disable-userns` where it has that option, else (a
+    /// bubblewrap older than 0.8.0) without it.
     ///
     /// # Errors
     /// Why it cannot be used.
-    pub fn usable(user: Option<Credentials>) -> Result<PathBuf, String> {
+    pub fn usable(user: Option<Credentials>) -> Result<Bubblewrap, String> {
         let path =
             find_bwrap().ok_or("bwrap is not installed (Debian: apt-get install bubblewrap)")?;
-        probe(&path, user)
-            .map(|()| path)
+        let tried = |disables_userns| {
+            probe(&path, user, disables_userns).map(|()| Bubblewrap {
+                path: path.clone(),
+                disables_userns,
+            })
+        };
+        tried(true)
+            .or_else(|e| {
+                if e.contains(NO_DISABLE_USERNS) {
+                    tried(false)
+                } else {
+                    Err(e)
+                }
+            })
             .map_err(|e| format!("bwrap does not work here: {e}"))
     }
 
@@ -159,8 +195,8 @@ impl Sandbox {
         let Sandbox::Bwrap(bwrap) = self else {
             return command.to_vec();
         };
-        let mut args = vec![bwrap.display().to_string()];
-        args.extend(base_args(tmp_bytes));
+        let mut args = vec![bwrap.path.display().to_string()];
+        args.extend(base_args(tmp_bytes, bwrap.disables_userns));
         args.extend(fixed.args());
         // The private /tmp must not hide the bot itself: the referee's directory and any path
         // the command names (absolute, or relative to the directory) whose real location, once
@@ -214,8 +250,9 @@ impl Sandbox {
     }
 }
 
-/// The namespaces, mounts and privileges every sandboxed bot gets.
-fn base_args(tmp_bytes: Option<u64>) -> Vec<String> {
+/// The namespaces, mounts and privileges every sandboxed bot gets; `disable_userns` where
+/// bubblewrap has the option.
+fn base_args(tmp_bytes: Option<u64>, disable_userns: bool) -> Vec<String> {
     let size = |args: &mut Vec<String>| {
         if let Some(bytes) = tmp_bytes {
             args.extend(["--size".to_string(), bytes.to_string()]);
@@ -225,7 +262,6 @@ fn base_args(tmp_bytes: Option<u64>) -> Vec<String> {
         "--unshare-all",
         // A user namespace for sure (--unshare-all only tries), in which the bot can make none.
         "--unshare-user",
-        "--disable-userns",
         "--die-with-parent",
         "--new-session",
         "--cap-drop",
@@ -240,6 +276,9 @@ fn base_args(tmp_bytes: Option<u64>) -> Vec<String> {
     ]
     .map(String::from)
     .to_vec();
+    if disable_userns {
+        args.push("--disable-userns".into());
+    }
     // /dev read-only but for a capped /dev/shm; /run (the host's sockets) empty and read-only;
     // a private, capped /tmp.
     size(&mut args);

@@ -120,6 +120,17 @@ pub fn isolate(
             vec![long],
         )
     });
+    if let Sandbox::Bwrap(bwrap) = &sandbox
+        && !bwrap.disables_userns
+    {
+        notices.push(Notice::new(
+            "warning: this bubblewrap (before 0.8.0) cannot forbid user namespaces in the sandbox; see docs/security.md#the-layers (--verbose: what a bot can do)",
+            vec![format!(
+                "warning: {} has no --disable-userns (bubblewrap 0.8.0 and later): a bot can make a user namespace in the sandbox, mount the cgroup2 hierarchy there and read every process of the machine and its CPU use and pressure; install bubblewrap 0.8.0 or later",
+                bwrap.path.display()
+            )],
+        ));
+    }
     if let Some(why) = as_root {
         notices.push(Notice::new(
             "warning: bubblewrap cannot run as a bot's user here: bots run in it as root; see docs/security.md#bot-users (--verbose: why)",
@@ -221,10 +232,10 @@ fn sandbox_for(
 ) -> Result<(Sandbox, Option<String>, Option<String>), SandboxError> {
     if mode != SandboxMode::None && user.is_some() && !keep_uids {
         match Sandbox::usable(user) {
-            Ok(path) => return Ok((Sandbox::Bwrap(path), None, None)),
+            Ok(bwrap) => return Ok((Sandbox::Bwrap(bwrap), None, None)),
             Err(why) => {
-                if let Ok(path) = Sandbox::usable(None) {
-                    return Ok((Sandbox::Bwrap(path), None, Some(why)));
+                if let Ok(bwrap) = Sandbox::usable(None) {
+                    return Ok((Sandbox::Bwrap(bwrap), None, Some(why)));
                 }
             }
         }
@@ -460,7 +471,10 @@ mod tests {
     fn the_bots_that_run_as_root_are_one_short_warning_and_one_long_line_each() {
         let names = ["ada", "brian", "chen", "dana", "emil"];
         let bots: Vec<(&str, String)> = names.iter().map(|n| (*n, "why".to_string())).collect();
-        for sandbox in [Sandbox::None, Sandbox::Bwrap("/usr/bin/bwrap".into())] {
+        for sandbox in [
+            Sandbox::None,
+            Sandbox::Bwrap(crate::seat::Bubblewrap::at("/usr/bin/bwrap")),
+        ] {
             let notice = running_as_root(&bots, &sandbox).unwrap();
             assert!(notice.short().len() <= SHORT_MAX, "{}", notice.short());
             assert!(
