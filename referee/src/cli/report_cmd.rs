@@ -44,5 +44,17 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, Failure> {
     if let Some(note) = &replays.note {
         outln!("note: {}", crate::untrusted::shown(note));
     }
+    let unread: Vec<&str> = report
+        .bots
+        .iter()
+        .flat_map(|b| &b.matches)
+        .filter_map(|m| m.stderr_unread.as_deref())
+        .collect();
+    if let Some(first) = unread.first() {
+        outln!(
+            "note: the stderr of {} faulty matches was not read, as the page says at each (the first: {first})",
+            unread.len()
+        );
+    }
     Ok(ExitCode::Success)
 }

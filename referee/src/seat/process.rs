@@ -23,6 +23,7 @@ use super::stderr::{self, RecentStderr, StderrCount, StderrGate, StderrOverflow,
 use super::users::{BotUsers, Credentials, ProcessUser, RunAs};
 use super::wire::{self, Cut, ReplyWait, Wire};
 use super::workdir_quota::{QuotaWatch, WorkdirQuota};
+use crate::safe_fs::SafeDir;
 use process_wrap::tokio::{ChildWrapper, CommandWrap, KillOnDrop, ProcessGroup};
 use protocol::{FaultKind, FromBot, HelloReply, PROTOCOL_VERSION};
 use serde_json::Value;
@@ -30,6 +31,7 @@ use std::collections::BTreeMap;
 use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
 use std::path::PathBuf;
 use std::process::Stdio;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::process::{ChildStdin, ChildStdout};
 use tokio::time::{Instant, timeout, timeout_at};
@@ -66,7 +68,7 @@ pub struct ProcessOptions {
     /// Longest line accepted from a bot, in bytes.
     pub max_line_bytes: usize,
     /// Where to write the bot's stderr (capped), if anywhere.
-    pub stderr_file: Option<PathBuf>,
+    pub stderr_file: Option<StderrFile>,
     /// Most bytes of stderr written to `stderr_file`.
     pub stderr_cap: u64,
     /// How long a bot has to exit by itself after `goodbye`, or after the end of its input,
@@ -104,6 +106,27 @@ impl Default for ProcessOptions {
             env: BTreeMap::new(),
             users: BotUsers::default(),
             run_as: RunAs::Referee,
+        }
+    }
+}
+
+/// Where a bot process's stderr is saved: the file `name` of a directory the referee opened,
+/// appended to and never reached through a link ([`SafeDir::open_append`]); a file that cannot
+/// be opened so is not written (the stderr is drained all the same).
+#[derive(Clone, Debug)]
+pub struct StderrFile {
+    /// The directory.
+    pub dir: Arc<SafeDir>,
+    /// The file's name in it.
+    pub name: String,
+}
+
+impl StderrFile {
+    /// `NAME.stderr` in `dir`, for bot `NAME` (one process per bot: `referee match`, `rerun`).
+    pub fn of_bot(dir: &Arc<SafeDir>, bot: &str) -> Self {
+        StderrFile {
+            dir: dir.clone(),
+            name: format!("{bot}.stderr"),
         }
     }
 }
@@ -239,16 +262,12 @@ impl ProcessBot {
         let stderr_pipe = child.stderr().take().expect("stderr is piped");
         let stderr_probe = stderr_pipe.as_fd().try_clone_to_owned().ok();
         let tail = StderrTail::default();
-        let file = match &options.stderr_file {
-            // Appended: a resumed tournament keeps what earlier runs captured.
-            Some(path) => tokio::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .await
-                .ok(),
-            None => None,
-        };
+        // Appended: a resumed tournament keeps what earlier runs captured.
+        let file = options
+            .stderr_file
+            .as_ref()
+            .and_then(|f| f.dir.open_append(&f.name).ok())
+            .map(tokio::fs::File::from_std);
         let length = match &file {
             Some(f) => f.metadata().await.map(|m| m.len()).unwrap_or(0),
             None => 0,
@@ -257,9 +276,9 @@ impl ProcessBot {
         let gate = StderrGate::new(limits.stderr_budget());
         let stderr_file = options
             .stderr_file
-            .clone()
+            .as_ref()
             .filter(|_| file.is_some())
-            .map(|path| (path, length));
+            .map(|f| (f.dir.path_of(&f.name), length));
         let drain = tokio::spawn(stderr::drain(
             stderr_pipe,
             tail.clone(),

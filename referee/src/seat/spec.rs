@@ -96,7 +96,9 @@ pub enum BotSpecError {
 
 const BUILTIN_PREFIX: &str = "builtin:";
 
-fn valid_name(name: &str) -> bool {
+/// Whether `name` can name a bot: 1 to 64 ASCII letters, digits, `_`, `-` or `.` (it names files:
+/// `stderr/NAME.wW.K.stderr`).
+pub fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 64
         && name
