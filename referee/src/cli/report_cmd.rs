@@ -4,7 +4,7 @@
 use super::Failure;
 use super::args::{ReplaysArg, ReportArgs};
 use super::output::outln;
-use crate::report::ReplayChoice;
+use crate::report::{ReplayChoice, ReportError};
 use protocol::ExitCode;
 
 /// Runs `referee report`.
@@ -23,9 +23,20 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, Failure> {
         ReplaysArg::Faults => ReplayChoice::Faults,
         ReplaysArg::None => ReplayChoice::None,
     };
-    let written = crate::report::write(&report, &args.dir, out, choice).map_err(|e| Failure {
-        code: ExitCode::Internal,
-        message: e.to_string(),
+    let written = crate::report::write(&report, &args.dir, out, choice).map_err(|e| {
+        let refused = match &e {
+            ReportError::Write(file) => file.is_refusal(),
+            ReportError::Results(_) => true,
+            _ => false,
+        };
+        Failure {
+            code: if refused {
+                ExitCode::Usage
+            } else {
+                ExitCode::Internal
+            },
+            message: e.to_string(),
+        }
     })?;
     outln!(
         "report written to {} ({} KiB): open it in a browser",

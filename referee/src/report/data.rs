@@ -125,7 +125,8 @@ pub struct BotMatch {
     pub faults: usize,
     /// Whether it forfeited it.
     pub forfeited: bool,
-    /// Whether the match's log was kept (`logs/ID.jsonl`), so that it has a replay.
+    /// Whether the match's log was kept (something is at `logs/ID.jsonl`), so that it has a
+    /// replay.
     pub log: bool,
     /// Where the bot's stderr of this match is: its file in `stderr/` and the byte range, as
     /// `matches.jsonl` records it (`None` for a built-in bot, or results without ranges).
@@ -288,9 +289,11 @@ pub fn bot_report(
             players: r.players.clone(),
             faults: own.len(),
             forfeited: r.stats[seat].forfeited,
+            // Anything at the name: a log that is not a regular file gets no replay page, and
+            // the report's note says why.
             log: logs_dir
                 .as_ref()
-                .is_some_and(|logs| logs.is_regular_file(&format!("{}.jsonl", result.id))),
+                .is_some_and(|logs| logs.holds(&format!("{}.jsonl", result.id)).unwrap_or(false)),
             stderr_range: range.cloned(),
             stderr,
             stderr_unread,

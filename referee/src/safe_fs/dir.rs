@@ -105,27 +105,17 @@ impl SafeDir {
             .ok_or_else(|| self.error(name, FileErrorKind::Missing))
     }
 
-    /// What is at `name` (a link is not followed), if anything.
-    fn file_type(&self, name: &str) -> Result<Option<FileType>, FileError> {
-        plain(name).map_err(|kind| self.error(name, kind))?;
-        match fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW) {
-            Ok(stat) => Ok(Some(FileType::from_raw_mode(stat.st_mode))),
-            Err(Errno::NOENT) => Ok(None),
-            Err(errno) => Err(self.error(name, errno.into())),
-        }
-    }
-
     /// Whether anything is at `name`, a link included (not followed).
     ///
     /// # Errors
     /// [`FileError`] for a bad name, or one that cannot be looked at.
     pub fn holds(&self, name: &str) -> Result<bool, FileError> {
-        Ok(self.file_type(name)?.is_some())
-    }
-
-    /// Whether `name` is a regular file (not a link to one).
-    pub fn is_regular_file(&self, name: &str) -> bool {
-        matches!(self.file_type(name), Ok(Some(FileType::RegularFile)))
+        plain(name).map_err(|kind| self.error(name, kind))?;
+        match fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW) {
+            Ok(_) => Ok(true),
+            Err(Errno::NOENT) => Ok(false),
+            Err(errno) => Err(self.error(name, errno.into())),
+        }
     }
 
     /// Opens the regular file `name` for reading; `None` when nothing is there.

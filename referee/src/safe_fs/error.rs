@@ -26,6 +26,12 @@ impl FileError {
     pub fn is_missing(&self) -> bool {
         matches!(self.kind, FileErrorKind::Missing)
     }
+
+    /// Whether the file itself is refused (a link, another type, several names, too big, a
+    /// bad name): the caller's input, not a failure of the system.
+    pub fn is_refusal(&self) -> bool {
+        !matches!(self.kind, FileErrorKind::Io(_))
+    }
 }
 
 /// What is wrong with a file.
