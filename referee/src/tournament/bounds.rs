@@ -154,14 +154,29 @@ pub fn check_meta(meta: &TournamentMeta) -> Result<(), OutOfBounds> {
     Ok(())
 }
 
-/// How many seats each match of a tournament has: the player count, or for a Nava tournament
-/// 4 or 3 by table (from its schedule, which [`check_meta`] bounds to a few thousand matches).
-pub struct Seats(Option<BTreeMap<u64, usize>>, usize);
+/// Why a result cannot be read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadResult {
+    /// It does not belong to the tournament: a bot it does not have, or the wrong number of
+    /// seats.
+    Foreign(String),
+    /// A number out of its bounds.
+    OutOfBounds(String),
+}
 
-impl Seats {
-    /// The seats of the tournament `meta` describes (checked by [`check_meta`]).
-    pub fn of(meta: &TournamentMeta) -> Self {
-        let nava = meta.nava.map(|nava| {
+/// What each result of a tournament is checked against ([`ResultCheck::check`]): its field's
+/// names, and how many seats each match has — the player count, or for a Nava tournament 4 or
+/// 3 by table (from its schedule, which [`check_meta`] bounds to a few thousand matches).
+pub struct ResultCheck<'a> {
+    meta: &'a TournamentMeta,
+    field: BTreeSet<&'a str>,
+    nava_seats: Option<BTreeMap<u64, usize>>,
+}
+
+impl<'a> ResultCheck<'a> {
+    /// The check of the results of the tournament `meta` describes (checked by [`check_meta`]).
+    pub fn new(meta: &'a TournamentMeta) -> Self {
+        let nava_seats = meta.nava.map(|nava| {
             super::schedule::build(&ScheduleSpec {
                 kind: meta.schedule,
                 bots: meta.bots.len(),
@@ -176,91 +191,81 @@ impl Seats {
             .map(|m| (m.id, m.seats.len()))
             .collect()
         });
-        Seats(nava, meta.players)
+        ResultCheck {
+            meta,
+            field: meta.bots.iter().map(|b| b.name.as_str()).collect(),
+            nava_seats,
+        }
     }
 
-    fn of_match(&self, id: u64) -> usize {
-        self.0
+    /// The seats of match `id`.
+    fn seats(&self, id: u64) -> usize {
+        self.nava_seats
             .as_ref()
             .and_then(|by_id| by_id.get(&id).copied())
-            .unwrap_or(self.1)
+            .unwrap_or(self.meta.players)
     }
-}
 
-/// Why a result cannot be read back.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BadResult {
-    /// It does not belong to the tournament: a bot it does not have, or the wrong number of
-    /// seats.
-    Foreign(String),
-    /// A number out of its bounds.
-    OutOfBounds(String),
-}
-
-/// Checks one result against the tournament `meta` describes (with its `seats`): a match id of
-/// its schedule, players of its field in the match's number of seats, and one score, rank,
-/// statistics and stderr range per seat, each within its bounds.
-///
-/// # Errors
-/// [`BadResult`] saying the first thing that is wrong.
-pub fn check_result(
-    meta: &TournamentMeta,
-    seats: &Seats,
-    result: &MatchResult,
-) -> Result<(), BadResult> {
-    let foreign = |message: String| Err(BadResult::Foreign(message));
-    let bounds = |message: String| Err(BadResult::OutOfBounds(message));
-    let r = &result.record;
-    if result.id >= meta.matches {
-        return bounds(format!(
-            "match id {} is beyond the schedule's {} matches",
-            result.id, meta.matches
-        ));
-    }
-    let field: BTreeSet<&str> = meta.bots.iter().map(|b| b.name.as_str()).collect();
-    if let Some(unknown) = r.players.iter().find(|p| !field.contains(p.as_str())) {
-        return foreign(format!("no bot is named '{unknown}'"));
-    }
-    let n = r.players.len();
-    let expected = seats.of_match(result.id);
-    if n != expected
-        || r.scores.len() != n
-        || r.ranks.len() != n
-        || r.stats.len() != n
-        || !(result.stderr.is_empty() || result.stderr.len() == n)
-    {
-        return foreign(format!(
-            "{n} players, scores, ranks, stats or stderr ranges where {expected} seats are played"
-        ));
-    }
-    if r.faults.iter().any(|f| f.seat >= n) {
-        return foreign("a fault of a seat that does not exist".into());
-    }
-    if let Some(score) = r.scores.iter().find(|s| s.unsigned_abs() > MAX_COUNT) {
-        return bounds(format!("a score of {score}, beyond ±{MAX_COUNT}"));
-    }
-    if let Some(rank) = r.ranks.iter().find(|&&rank| rank == 0 || rank as usize > n) {
-        return bounds(format!("a rank of {rank} in a match of {n} seats"));
-    }
-    for (seat, stats) in r.stats.iter().enumerate() {
-        let times = stats.times.count();
-        if stats.decisions > MAX_COUNT
-            || stats.substituted > stats.decisions
-            || times > stats.decisions
+    /// Checks one result: a match id of the schedule, players of the field in the match's
+    /// number of seats, and one score, rank, statistics and stderr range per seat, each within
+    /// its bounds.
+    ///
+    /// # Errors
+    /// [`BadResult`] saying the first thing that is wrong.
+    pub fn check(&self, result: &MatchResult) -> Result<(), BadResult> {
+        let foreign = |message: String| Err(BadResult::Foreign(message));
+        let bounds = |message: String| Err(BadResult::OutOfBounds(message));
+        let r = &result.record;
+        if result.id >= self.meta.matches {
+            return bounds(format!(
+                "match id {} is beyond the schedule's {} matches",
+                result.id, self.meta.matches
+            ));
+        }
+        if let Some(unknown) = r.players.iter().find(|p| !self.field.contains(p.as_str())) {
+            return foreign(format!("no bot is named '{unknown}'"));
+        }
+        let n = r.players.len();
+        let expected = self.seats(result.id);
+        if n != expected
+            || r.scores.len() != n
+            || r.ranks.len() != n
+            || r.stats.len() != n
+            || !(result.stderr.is_empty() || result.stderr.len() == n)
         {
-            return bounds(format!(
-                "seat {seat}: {} decisions ({} substituted, {times} timed); at most {MAX_COUNT}, and no more substituted or timed than taken",
-                stats.decisions, stats.substituted
+            return foreign(format!(
+                "{n} players, scores, ranks, stats or stderr ranges where {expected} seats are played"
             ));
         }
-    }
-    for range in result.stderr.iter().flatten() {
-        if !crate::safe_fs::is_plain_name(&range.file) || range.from > range.to {
-            return bounds(format!(
-                "a stderr range {:?} bytes {} to {}: a file name of stderr/ and a range from a byte to a later one",
-                range.file, range.from, range.to
-            ));
+        if r.faults.iter().any(|f| f.seat >= n) {
+            return foreign("a fault of a seat that does not exist".into());
         }
+        if let Some(score) = r.scores.iter().find(|s| s.unsigned_abs() > MAX_COUNT) {
+            return bounds(format!("a score of {score}, beyond ±{MAX_COUNT}"));
+        }
+        if let Some(rank) = r.ranks.iter().find(|&&rank| rank == 0 || rank as usize > n) {
+            return bounds(format!("a rank of {rank} in a match of {n} seats"));
+        }
+        for (seat, stats) in r.stats.iter().enumerate() {
+            let times = stats.times.count();
+            if stats.decisions > MAX_COUNT
+                || stats.substituted > stats.decisions
+                || times > stats.decisions
+            {
+                return bounds(format!(
+                    "seat {seat}: {} decisions ({} substituted, {times} timed); at most {MAX_COUNT}, and no more substituted or timed than taken",
+                    stats.decisions, stats.substituted
+                ));
+            }
+        }
+        for range in result.stderr.iter().flatten() {
+            if !crate::safe_fs::is_plain_name(&range.file) || range.from > range.to {
+                return bounds(format!(
+                    "a stderr range {:?} bytes {} to {}: a file name of stderr/ and a range from a byte to a later one",
+                    range.file, range.from, range.to
+                ));
+            }
+        }
+        Ok(())
     }
-    Ok(())
 }

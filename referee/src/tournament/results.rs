@@ -5,7 +5,7 @@
 //! loses at most the line being written; on resume a half-written last line is detected, cut
 //! off, and its match played again.
 
-use super::bounds::{BadResult, OutOfBounds, Seats, check_meta, check_result};
+use super::bounds::{BadResult, OutOfBounds, ResultCheck, check_meta};
 use super::run_record::RUN_FILE;
 use crate::runner::MatchRecord;
 use crate::safe_fs::limits::{META_BYTES, RESULT_LINE_BYTES};
@@ -314,7 +314,7 @@ fn write_meta(dir: &SafeDir, meta: &TournamentMeta) -> Result<(), ResultsError> 
 
 /// Reads every complete result of a directory, line by line (each at most
 /// [`RESULT_LINE_BYTES`]), each checked against the tournament `meta` describes
-/// ([`check_result`]); a half-written last line is ignored. Returns the results by id and the
+/// ([`ResultCheck`]); a half-written last line is ignored. Returns the results by id and the
 /// byte length of the complete lines.
 ///
 /// # Errors
@@ -329,7 +329,7 @@ pub fn read_results(
     let Some(file) = dir.open_read(MATCHES_FILE)? else {
         return Ok((results, 0));
     };
-    let seats = Seats::of(meta);
+    let check = ResultCheck::new(meta);
     let mut lines = BoundedLines::new(std::io::BufReader::new(file), RESULT_LINE_BYTES);
     let mut line = Vec::new();
     let mut good = 0u64;
@@ -355,7 +355,7 @@ pub fn read_results(
                 continue;
             }
         };
-        check_result(meta, &seats, &result).map_err(|bad| match bad {
+        check.check(&result).map_err(|bad| match bad {
             BadResult::Foreign(message) => ResultsError::Foreign {
                 path: path.clone(),
                 line: n,
