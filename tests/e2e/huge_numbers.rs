@@ -13,6 +13,9 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
 
+/// A change an attacker makes to a file (as JSON).
+type Edit<'a> = Box<dyn Fn(&mut Value) + 'a>;
+
 /// The most resident memory a refusal may take, KiB.
 const REFUSAL_RSS_KIB: u64 = 50 * 1024;
 
@@ -125,7 +128,7 @@ fn copy_of(played: &Path, name: &str) -> std::path::PathBuf {
 #[test]
 fn huge_numbers_in_tournament_json_are_refused_in_milliseconds_and_a_few_mib() {
     let huge = json!(1_000_000_000_000_000u64);
-    let cases: [(&str, Box<dyn Fn(&mut Value)>, &str); 4] = [
+    let cases: [(&str, Edit, &str); 4] = [
         (
             "rounds",
             Box::new(|m| m["nava"]["rounds"] = huge.clone()),
