@@ -63,8 +63,9 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, Failure> {
         .collect();
     if let Some(first) = unread.first() {
         outln!(
-            "note: the stderr of {} faulty matches was not read, as the page says at each (the first: {first})",
-            unread.len()
+            "note: the stderr of {} faulty matches was not read, as the page says at each (the first: {})",
+            unread.len(),
+            crate::untrusted::shown(first)
         );
     }
     Ok(ExitCode::Success)

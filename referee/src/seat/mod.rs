@@ -39,7 +39,7 @@ pub use memory::PeakMemory;
 pub use process::{Closing, ProcessBot, ProcessOptions, StderrFile, StderrSpan};
 pub use sandbox::{Sandbox, SandboxMode};
 pub use scripted::{ScriptEnd, ScriptedBot};
-pub use spec::{BotSettings, BotSpec, BotSpecError, Launch, valid_name};
+pub use spec::{BotSettings, BotSpec, BotSpecError, Launch};
 pub use stderr::{RECENT_BYTES, RecentStderr, StderrBudget, StderrOverflow};
 pub use talker::Talker;
 pub use users::{BotUids, BotUsers, RunAs};

@@ -96,9 +96,7 @@ pub enum BotSpecError {
 
 const BUILTIN_PREFIX: &str = "builtin:";
 
-/// Whether `name` can name a bot: 1 to 64 ASCII letters, digits, `_`, `-` or `.` (it names files:
-/// `stderr/NAME.wW.K.stderr`).
-pub fn valid_name(name: &str) -> bool {
+fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 64
         && name

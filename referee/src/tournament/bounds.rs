@@ -14,6 +14,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// The most bots of a tournament (the head-to-head matrix holds bots² cells).
 pub const MAX_BOTS: usize = 1000;
+/// The longest bot name, in bytes (the referee's own names are at most 64; a name is shown
+/// escaped wherever it is shown, so its characters are not bounded).
+pub const MAX_NAME_BYTES: usize = 256;
 /// The most matches of a tournament's schedule.
 pub const MAX_MATCHES: u64 = 100_000_000;
 /// The largest score (either sign) and the most decisions a seat of one result may have: the
@@ -39,7 +42,7 @@ fn out(field: impl Into<String>, message: impl Into<String>) -> OutOfBounds {
 }
 
 /// Checks the identity of a tournament against the bounds: a game this referee has, a field of
-/// 1 to [`MAX_BOTS`] bots with valid, distinct names, a player count the game allows, a Nava
+/// 1 to [`MAX_BOTS`] bots with distinct names of 1 to [`MAX_NAME_BYTES`], a player count the game allows, a Nava
 /// shape its format allows (and the match count it gives), a gauntlet's candidate among the
 /// bots, at most [`MAX_MATCHES`] matches.
 ///
@@ -56,12 +59,12 @@ pub fn check_meta(meta: &TournamentMeta) -> Result<(), OutOfBounds> {
     }
     let mut names = BTreeMap::new();
     for (i, bot) in meta.bots.iter().enumerate() {
-        if !crate::seat::valid_name(&bot.name) {
+        if bot.name.is_empty() || bot.name.len() > MAX_NAME_BYTES {
             return Err(out(
                 format!("bots[{i}].name"),
                 format!(
-                    "{:?} is not a bot name (1 to 64 letters, digits, '_', '-' or '.')",
-                    bot.name
+                    "a name of {} bytes; a bot's name has 1 to {MAX_NAME_BYTES}",
+                    bot.name.len()
                 ),
             ));
         }
