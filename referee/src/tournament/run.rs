@@ -310,10 +310,11 @@ async fn run_game<G: Game>(
     let cwd = std::env::current_dir().unwrap_or_default();
     RunRecord::of(config, cwd).write(&dir)?;
     let stderr_dir = dir.make_subdir(STDERR_DIR).map_err(ResultsError::from)?;
-    let logs_dir = match config.logs {
-        true => Some(dir.make_subdir(LOGS_DIR).map_err(ResultsError::from)?),
-        false => None,
-    };
+    let logs_dir = config
+        .logs
+        .then(|| dir.make_subdir(LOGS_DIR))
+        .transpose()
+        .map_err(ResultsError::from)?;
     reporter.started(&Started {
         game: G::NAME,
         bots,
