@@ -307,6 +307,18 @@ fn a_fifo_at_matches_jsonl_or_in_stderr_or_logs_makes_no_command_wait() {
     scene
         .resume()
         .refused("matches.jsonl: is a FIFO, not a regular file");
+    // run.json: read by rerun only, checked by --resume before it is replaced.
+    let scene = Scene::new("fifo-run-json");
+    scene.fifo("run.json");
+    for args in &commands[..4] {
+        scene.referee(args).succeeded();
+    }
+    scene
+        .referee(commands[4])
+        .refused("run.json: is a FIFO, not a regular file");
+    scene
+        .resume()
+        .refused("run.json: is a FIFO, not a regular file");
     for (planted, skipped) in [
         ("stderr/diarist.w0.1.stderr", "faulty matches was not read"),
         ("logs/0.jsonl", "0.jsonl: is a FIFO"),
