@@ -20,10 +20,10 @@ use super::reply::{excerpt, parse};
 use super::sandbox::Sandbox;
 use super::seccomp::BotFilter;
 use super::stderr::{self, RecentStderr, StderrCount, StderrGate, StderrOverflow, StderrTail};
+use super::stderr_file::StderrFile;
 use super::users::{BotUsers, Credentials, ProcessUser, RunAs};
 use super::wire::{self, Cut, ReplyWait, Wire};
 use super::workdir_quota::{QuotaWatch, WorkdirQuota};
-use crate::safe_fs::SafeDir;
 use process_wrap::tokio::{ChildWrapper, CommandWrap, KillOnDrop, ProcessGroup};
 use protocol::{FaultKind, FromBot, HelloReply, PROTOCOL_VERSION};
 use serde_json::Value;
@@ -31,7 +31,6 @@ use std::collections::BTreeMap;
 use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
 use std::path::PathBuf;
 use std::process::Stdio;
-use std::sync::Arc;
 use std::time::Duration;
 use tokio::process::{ChildStdin, ChildStdout};
 use tokio::time::{Instant, timeout, timeout_at};
@@ -106,27 +105,6 @@ impl Default for ProcessOptions {
             env: BTreeMap::new(),
             users: BotUsers::default(),
             run_as: RunAs::Referee,
-        }
-    }
-}
-
-/// Where a bot process's stderr is saved: the file `name` of a directory the referee opened,
-/// appended to and never reached through a link ([`SafeDir::open_append`]); a file that cannot
-/// be opened so is not written (the stderr is drained all the same).
-#[derive(Clone, Debug)]
-pub struct StderrFile {
-    /// The directory.
-    pub dir: Arc<SafeDir>,
-    /// The file's name in it.
-    pub name: String,
-}
-
-impl StderrFile {
-    /// `NAME.stderr` in `dir`, for bot `NAME` (one process per bot: `referee match`, `rerun`).
-    pub fn of_bot(dir: &Arc<SafeDir>, bot: &str) -> Self {
-        StderrFile {
-            dir: dir.clone(),
-            name: format!("{bot}.stderr"),
         }
     }
 }
