@@ -18,6 +18,7 @@ pub mod numbers;
 pub mod replay;
 pub mod report;
 pub mod runner;
+pub mod safe_fs;
 pub mod schema;
 pub mod seat;
 pub mod starters;

@@ -17,6 +17,8 @@ mod fair_cpu;
 mod fault_messages;
 mod faults;
 mod faulty_tournament;
+mod hostile_results;
+mod huge_numbers;
 mod leaderboard;
 mod lifecycle;
 mod lines_and_environment;

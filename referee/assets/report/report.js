@@ -152,8 +152,12 @@
     return h("span", { class: "none" }, "-");
   }
 
-  function stderrBlock(excerpt, id) {
- if (!excerpt) {
+  function stderrBlock(m, id) {
+    const excerpt = m.stderr;
+    if (!excerpt && m.stderr_unread) {
+      return [h("p", { class: "stderr-head none" }, `The stderr of match ${id} was not read: ${m.stderr_unread}`)];
+    }
+    if (!excerpt) {
       return [h("p", { class: "stderr-head none" }, `No stderr of match ${id} is recorded (results written before the referee indexed stderr, or its file is gone).`)];
     }
     const left = excerpt.cut > 0 ? `; its first ${num(excerpt.cut)} bytes left out` : "";
@@ -183,7 +187,7 @@
           h("div", { class: "message" }, f.message)));
         // After the last fault of a match: what the bot wrote to stderr during it.
         const next = bot.faults[k + 1];
-        if (!next || next.id !== f.id) section.append(...stderrBlock(byMatch.get(f.id).stderr, f.id));
+        if (!next || next.id !== f.id) section.append(...stderrBlock(byMatch.get(f.id), f.id));
       });
     } else {
       section.append(h("p", { class: "none" }, "No faults."));

@@ -131,6 +131,9 @@ fn faults_of(report: &BotReport, m: &BotMatch, view: &BotView<'_>, markdown: boo
         "  stderr: {}\n",
         escaped(&stderr_place(m.stderr_range.as_ref(), view), markdown)
     );
+    if let Some(why) = &m.stderr_unread {
+        out += &format!("  stderr not read: {}\n", escaped(why, markdown));
+    }
     if let Some(excerpt) = &m.stderr {
         // The bot's lines, split here and each marked `|`: its own line breaks make no line
         // of the referee's.

@@ -7,9 +7,10 @@ use super::board_render::{self, Legend};
 use super::bot_render::{self, BotView};
 use super::output::{errln, out};
 use crate::report::data::bot_report;
+use crate::safe_fs::SafeDir;
 use crate::tournament::Leaderboard;
 use crate::tournament::results::{
-    self, MatchResult, ResultsFile, TournamentMeta, difference, read_meta,
+    MatchResult, ReadBack, ResultsFile, TournamentMeta, difference, read_back,
 };
 use protocol::ExitCode;
 use std::collections::BTreeMap;
@@ -24,9 +25,7 @@ fn leaderboard(
 
 /// Runs `referee leaderboard`: the leaderboard, or with `--bot` that bot's part.
 pub fn run_leaderboard(args: LeaderboardArgs) -> Result<ExitCode, Failure> {
-    let meta = read_meta(&args.dir).map_err(Failure::usage)?;
-    let (results, _) = results::read_results(&args.dir).map_err(Failure::usage)?;
-    results::check_results(&args.dir, &meta, &results).map_err(Failure::usage)?;
+    let ReadBack { dir, meta, results } = read_back(&args.dir).map_err(Failure::usage)?;
     let board = leaderboard(&meta, &results)?;
     let Some(name) = &args.bot else {
         out!(
@@ -35,7 +34,7 @@ pub fn run_leaderboard(args: LeaderboardArgs) -> Result<ExitCode, Failure> {
         );
         return Ok(ExitCode::Success);
     };
-    let report = bot_report(&args.dir, &meta, &board, &results, name).ok_or_else(|| {
+    let report = bot_report(&dir, &meta, &board, &results, name).ok_or_else(|| {
         let names: Vec<&str> = meta.bots.iter().map(|b| b.name.as_str()).collect();
         Failure::usage(format!(
             "--bot {name}: no bot of that name in {}; its bots: {}",
@@ -58,7 +57,7 @@ pub fn run_merge(args: MergeArgs) -> Result<ExitCode, Failure> {
     let mut merged: BTreeMap<u64, MatchResult> = BTreeMap::new();
     let mut first: Option<(PathBuf, TournamentMeta)> = None;
     for dir in &args.dirs {
-        let meta = read_meta(dir).map_err(Failure::usage)?;
+        let ReadBack { meta, results, .. } = read_back(dir).map_err(Failure::usage)?;
         if let Some((first_dir, first_meta)) = &first
             && let Some(what) = difference(first_meta, &meta)
         {
@@ -68,8 +67,6 @@ pub fn run_merge(args: MergeArgs) -> Result<ExitCode, Failure> {
                 dir.display()
             )));
         }
-        let (results, _) = results::read_results(dir).map_err(Failure::usage)?;
-        results::check_results(dir, &meta, &results).map_err(Failure::usage)?;
         for (id, result) in results {
             merged.entry(id).or_insert(result);
         }
@@ -77,7 +74,8 @@ pub fn run_merge(args: MergeArgs) -> Result<ExitCode, Failure> {
     }
     let (_, meta) = first.expect("clap requires at least one directory");
     if let Some(dir) = &args.out {
-        let (mut file, existing) = ResultsFile::open(dir, &meta, true).map_err(Failure::usage)?;
+        let dir = SafeDir::create(dir).map_err(Failure::usage)?;
+        let (mut file, existing) = ResultsFile::open(&dir, &meta, true).map_err(Failure::usage)?;
         for (id, result) in &merged {
             if !existing.contains_key(id) {
                 file.append(result).map_err(Failure::usage)?;

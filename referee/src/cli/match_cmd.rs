@@ -9,10 +9,12 @@ use super::standings;
 use crate::runner::{
     MatchLog, MatchRecord, MatchSettings, play_match, shutdown_players, start_players,
 };
-use crate::seat::ProcessOptions;
+use crate::safe_fs::SafeDir;
 use crate::seat::workdir_rule::WorkdirOrigin;
+use crate::seat::{ProcessOptions, StderrFile};
 use engine::Game;
 use protocol::ExitCode;
+use std::sync::Arc;
 
 /// Runs `referee match`.
 pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
@@ -37,10 +39,10 @@ fn validate<G: Game>(config: &MatchConfig) -> Result<G::Options, Failure> {
 
 fn run_game<G: Game>(mut config: MatchConfig) -> Result<ExitCode, Failure> {
     let options = validate::<G>(&config)?;
-    if let Some(dir) = &config.stderr_dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Failure::usage(format!("cannot create {}: {e}", dir.display())))?;
-    }
+    let stderr_dir = match &config.stderr_dir {
+        Some(dir) => Some(Arc::new(SafeDir::create(dir).map_err(Failure::usage)?)),
+        None => None,
+    };
     let mut log = match &config.log {
         Some(path) => MatchLog::create(path)
             .map_err(|e| Failure::usage(format!("cannot create {}: {e}", path.display())))?,
@@ -59,7 +61,13 @@ fn run_game<G: Game>(mut config: MatchConfig) -> Result<ExitCode, Failure> {
         &mut config.bots,
         WorkdirOrigin::Named,
     )?;
-    let record = until_interrupted(play::<G>(&config, &options, &process, &mut log))?;
+    let record = until_interrupted(play::<G>(
+        &config,
+        &options,
+        &process,
+        stderr_dir.as_ref(),
+        &mut log,
+    ))?;
     match config.format {
         Format::Table => {
             out!("{}", standings::render(&record, G::SCORE_NAME));
@@ -91,13 +99,11 @@ async fn play<G: Game>(
     config: &MatchConfig,
     options: &G::Options,
     process: &ProcessOptions,
+    stderr_dir: Option<&Arc<SafeDir>>,
     log: &mut MatchLog,
 ) -> Result<MatchRecord, crate::runner::RunError> {
     let mut players = start_players::<G>(&config.bots, options, process, &|spec| {
-        config
-            .stderr_dir
-            .as_ref()
-            .map(|d| d.join(format!("{}.stderr", spec.name)))
+        stderr_dir.map(|d| StderrFile::of_bot(d, &spec.name))
     })
     .await;
     let settings = MatchSettings {

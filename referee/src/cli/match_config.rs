@@ -4,6 +4,7 @@ use super::Failure;
 use super::args::{Format, MatchArgs, RefereeingArgs};
 use super::bot_settings::{PolicyArgs, SettingsArgs, max_faults, sandbox_mode};
 use crate::runner::FaultPolicy;
+use crate::safe_fs::limits::CONFIG_BYTES;
 use crate::seat::{BotSpec, BotUids, Launch, SandboxMode, spec::check_unique};
 use engine::GameKind;
 use serde::Deserialize;
@@ -80,10 +81,17 @@ pub struct MatchConfig {
     pub format: Format,
 }
 
-/// Reads a TOML config file.
+/// Reads a TOML config file: a regular file of at most [`CONFIG_BYTES`], UTF-8.
 pub(super) fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
+    let bytes = crate::safe_fs::read_named(path, CONFIG_BYTES)
+        .map_err(|e| Failure::usage(format!("cannot read {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Failure::usage(format!(
+            "{}: not UTF-8 text (byte {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
     toml::from_str(&text).map_err(|e| {
         Failure::usage(format!(
             "{}: {}",

@@ -4,7 +4,7 @@
 use super::Failure;
 use super::args::{ReplaysArg, ReportArgs};
 use super::output::outln;
-use crate::report::ReplayChoice;
+use crate::report::{ReplayChoice, ReportError};
 use protocol::ExitCode;
 
 /// Runs `referee report`.
@@ -23,9 +23,20 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, Failure> {
         ReplaysArg::Faults => ReplayChoice::Faults,
         ReplaysArg::None => ReplayChoice::None,
     };
-    let written = crate::report::write(&report, &args.dir, out, choice).map_err(|e| Failure {
-        code: ExitCode::Internal,
-        message: e.to_string(),
+    let written = crate::report::write(&report, &args.dir, out, choice).map_err(|e| {
+        let refused = match &e {
+            ReportError::Write(file) => file.is_refusal(),
+            ReportError::Results(_) => true,
+            _ => false,
+        };
+        Failure {
+            code: if refused {
+                ExitCode::Usage
+            } else {
+                ExitCode::Internal
+            },
+            message: e.to_string(),
+        }
     })?;
     outln!(
         "report written to {} ({} KiB): open it in a browser",
@@ -43,6 +54,19 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, Failure> {
     }
     if let Some(note) = &replays.note {
         outln!("note: {}", crate::untrusted::shown(note));
+    }
+    let unread: Vec<&str> = report
+        .bots
+        .iter()
+        .flat_map(|b| &b.matches)
+        .filter_map(|m| m.stderr_unread.as_deref())
+        .collect();
+    if let Some(first) = unread.first() {
+        outln!(
+            "note: the stderr of {} faulty matches was not read, as the page says at each (the first: {})",
+            unread.len(),
+            crate::untrusted::shown(first)
+        );
     }
     Ok(ExitCode::Success)
 }

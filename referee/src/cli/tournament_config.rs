@@ -166,8 +166,9 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentSettings, Failure> {
     // Without a seed, the results directory's own is reused (to resume), else one is drawn: a
     // fixed default would let anyone compute every deal of a tournament before it is played.
     let given = args.seed.or(file.seed);
-    let recorded = crate::tournament::results::read_meta(&out)
+    let recorded = crate::safe_fs::SafeDir::open(&out)
         .ok()
+        .and_then(|dir| crate::tournament::results::read_meta(&dir).ok())
         .map(|m| m.seed);
     if given.is_none() && recorded.is_none() && shard.is_some() {
         return Err(Failure::usage(

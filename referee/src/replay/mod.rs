@@ -16,9 +16,11 @@ mod rules;
 mod tests;
 
 use crate::runner::{LOG_VERSION, LogRecord};
+use crate::safe_fs::limits::LOG_LINE_BYTES;
+use crate::safe_fs::{BoundedLines, FileError, SafeDir, open_named};
 use engine::{Game, GameKind};
 use rules::Replay;
-use std::io::BufRead;
+use std::iter::Peekable;
 use std::path::Path;
 
 /// The oldest log version read: version 2 (header, faults, actions and the result).
@@ -63,15 +65,10 @@ pub struct CheckedMatch {
 /// Why a log does not hold.
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
-    /// The file cannot be read.
-    #[error("cannot read {path}: {source}")]
-    Io {
-        /// The file.
-        path: String,
-        /// The cause.
-        #[source]
-        source: std::io::Error,
-    },
+    /// The file cannot be read: missing, not a regular file (a FIFO, a link in a results
+    /// directory), a line over [`LOG_LINE_BYTES`], or a failure to read.
+    #[error("cannot read {0}")]
+    Io(#[from] FileError),
     /// A line that does not hold, with its 1-based number.
     #[error("line {line}: {message}")]
     Mismatch {
@@ -89,12 +86,13 @@ fn mismatch(line: usize, message: impl Into<String>) -> ReplayError {
     }
 }
 
-/// Re-checks the match log at `path`.
+/// Re-checks the match log at `path` (a file the user named: [`open_named`]), read line by
+/// line.
 ///
 /// # Errors
 /// [`ReplayError::Mismatch`] naming the first line that does not hold, or [`ReplayError::Io`].
 pub fn replay_file(path: &Path) -> Result<ReplaySummary, ReplayError> {
-    Ok(check_lines(&read_lines(path)?, false)?.summary)
+    Ok(check_lines(lines_of(open_named(path)?, path), false)?.summary)
 }
 
 /// Re-checks the match log at `path` and gives its records, as a version 3 log has them (a
@@ -103,7 +101,19 @@ pub fn replay_file(path: &Path) -> Result<ReplaySummary, ReplayError> {
 /// # Errors
 /// As [`replay_file`]: a log that does not hold gives no records.
 pub fn read_match(path: &Path) -> Result<CheckedMatch, ReplayError> {
-    check_lines(&read_lines(path)?, true)
+    check_lines(lines_of(open_named(path)?, path), true)
+}
+
+/// [`read_match`] of the log `name` of a results directory's `logs/`, opened beneath it
+/// ([`SafeDir::open_read`]: no link, no FIFO).
+///
+/// # Errors
+/// As [`read_match`].
+pub fn read_match_in(logs: &SafeDir, name: &str) -> Result<CheckedMatch, ReplayError> {
+    let file = logs.open_read(name)?.ok_or_else(|| {
+        FileError::new(&logs.path_of(name), crate::safe_fs::FileErrorKind::Missing)
+    })?;
+    check_lines(lines_of(file, &logs.path_of(name)), true)
 }
 
 /// Re-checks a match log given as lines.
@@ -111,40 +121,42 @@ pub fn read_match(path: &Path) -> Result<CheckedMatch, ReplayError> {
 /// # Errors
 /// [`ReplayError::Mismatch`] naming the first line that does not hold.
 pub fn replay_lines(lines: &[String]) -> Result<ReplaySummary, ReplayError> {
-    Ok(check_lines(lines, false)?.summary)
+    Ok(check_lines(given(lines), false)?.summary)
 }
 
-/// The lines of the file at `path`.
-fn read_lines(path: &Path) -> Result<Vec<String>, ReplayError> {
-    let io = |source| ReplayError::Io {
-        path: path.display().to_string(),
-        source,
-    };
-    let file = std::fs::File::open(path).map_err(io)?;
-    let mut lines = Vec::new();
-    for (i, line) in std::io::BufReader::new(file).split(b'\n').enumerate() {
-        let text =
-            String::from_utf8(line.map_err(io)?).map_err(|_| mismatch(i + 1, "not UTF-8 text"))?;
-        lines.push(text);
-    }
-    Ok(lines)
+/// The lines of a log file, each at most [`LOG_LINE_BYTES`], read as they are needed.
+fn lines_of(file: std::fs::File, path: &Path) -> impl Iterator<Item = Result<String, ReplayError>> {
+    let path = path.to_path_buf();
+    BoundedLines::new(std::io::BufReader::new(file), LOG_LINE_BYTES)
+        .enumerate()
+        .map(move |(i, line)| {
+            let bytes = line.map_err(|kind| FileError::new(&path, kind))?;
+            String::from_utf8(bytes).map_err(|_| mismatch(i + 1, "not UTF-8 text"))
+        })
+}
+
+/// Lines given in memory, as [`lines_of`] gives a file's.
+fn given(lines: &[String]) -> impl Iterator<Item = Result<String, ReplayError>> + '_ {
+    lines.iter().cloned().map(Ok)
 }
 
 /// Re-checks a log given as lines, keeping its records if `keep`.
-fn check_lines(lines: &[String], keep: bool) -> Result<CheckedMatch, ReplayError> {
-    let header = read_header(lines)?;
+fn check_lines(
+    lines: impl Iterator<Item = Result<String, ReplayError>>,
+    keep: bool,
+) -> Result<CheckedMatch, ReplayError> {
+    let mut lines = lines.peekable();
+    let header = read_header(lines.next().transpose()?.as_deref())?;
     let LogRecord::Header { game, .. } = &header else {
         unreachable!("a header");
     };
     let kind = GameKind::from_name(game).map_err(|e| mismatch(1, e.to_string()))?;
-    engine::with_game!(kind, G => replay_game::<G>(&header, &lines[1..], keep))
+    engine::with_game!(kind, G => replay_game::<G>(&header, &mut lines, keep))
 }
 
 /// The header on the first line, of a version this referee reads.
-fn read_header(lines: &[String]) -> Result<LogRecord, ReplayError> {
-    let first = lines
-        .first()
-        .ok_or_else(|| mismatch(1, "the log is empty"))?;
+fn read_header(first: Option<&str>) -> Result<LogRecord, ReplayError> {
+    let first = first.ok_or_else(|| mismatch(1, "the log is empty"))?;
     let header: LogRecord = serde_json::from_str(first)
         .map_err(|e| mismatch(1, format!("not a match log header ({e})")))?;
     let LogRecord::Header { log_version, .. } = &header else {
@@ -171,13 +183,15 @@ pub(crate) fn replay_lines_as<G: Game>(lines: &[String]) -> Result<ReplaySummary
 /// As [`read_match`], for a log of the game `G` given as lines (see [`replay_lines_as`]).
 #[cfg(test)]
 pub(crate) fn read_lines_as<G: Game>(lines: &[String]) -> Result<CheckedMatch, ReplayError> {
-    let header = read_header(lines)?;
-    replay_game::<G>(&header, &lines[1..], true)
+    let header = read_header(lines.first().map(String::as_str))?;
+    replay_game::<G>(&header, &mut given(&lines[1..]).peekable(), true)
 }
 
+/// Re-checks the records after the header, read one line at a time (a line is looked at
+/// before it is taken only after an action the game refused).
 fn replay_game<G: Game>(
     header: &LogRecord,
-    lines: &[String],
+    lines: &mut Peekable<impl Iterator<Item = Result<String, ReplayError>>>,
     keep: bool,
 ) -> Result<CheckedMatch, ReplayError> {
     let LogRecord::Header { log_version, .. } = header else {
@@ -185,15 +199,17 @@ fn replay_game<G: Game>(
     };
     let mut replay = Replay::<G>::new(header, keep).map_err(|m| mismatch(1, m))?;
     let mut finished = false;
-    for (i, text) in lines.iter().enumerate() {
-        let line = i + 2;
+    let mut line = 1;
+    while let Some(text) = lines.next() {
+        let text = text?;
+        line += 1;
         if finished {
             if text.trim().is_empty() {
                 continue;
             }
             return Err(mismatch(line, "a line after the result"));
         }
-        let record: LogRecord = serde_json::from_str(text)
+        let record: LogRecord = serde_json::from_str(&text)
             .map_err(|e| mismatch(line, format!("not a log record ({e})")))?;
         finished = matches!(
             record,
@@ -203,14 +219,14 @@ fn replay_game<G: Game>(
         // An action the game refuses is a fault of the log, unless the next record says the
         // game failed there.
         if let Some((_, illegal)) = &replay.refused {
-            if !lines.get(i + 1).is_some_and(|next| is_internal_error(next)) {
+            if !matches!(lines.peek(), Some(Ok(next)) if is_internal_error(next)) {
                 return Err(mismatch(line, format!("illegal action: {illegal}")));
             }
         }
     }
     if !finished {
         return Err(mismatch(
-            lines.len() + 2,
+            line + 1,
             "the log ends before the result (truncated)",
         ));
     }

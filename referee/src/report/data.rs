@@ -6,18 +6,20 @@
 //! ([`bot_report`], which `referee leaderboard --bot` prints too). The page only draws it.
 
 use super::stderr_excerpt::{StderrExcerpt, excerpt};
+use crate::safe_fs::SafeDir;
 use crate::tournament::board_table::{BoardTable, board_table};
 use crate::tournament::legend;
 use crate::tournament::ratings::{self, BotHistory};
 use crate::tournament::results::{
-    self, MatchResult, ResultsError, StderrRange, TournamentMeta, check_results, read_meta,
+    LOGS_DIR, MatchResult, ReadBack, ResultsError, STDERR_DIR, StderrRange, TournamentMeta,
+    read_back,
 };
 use crate::tournament::{Leaderboard, leaderboard};
 use engine::UnknownGame;
 use protocol::FaultKind;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The most points of one bot's rating history the report keeps: more are thinned evenly,
 /// the last always kept (a chart has no room for more).
@@ -32,15 +34,10 @@ pub enum ReportError {
     /// The game is not one this referee has.
     #[error(transparent)]
     Game(#[from] UnknownGame),
-    /// The output cannot be written.
-    #[error("cannot write {path}: {source}")]
-    Write {
-        /// The file or directory.
-        path: PathBuf,
-        /// The cause.
-        #[source]
-        source: std::io::Error,
-    },
+    /// The output cannot be written (it is written only as new regular files of its
+    /// directory: never through a link there).
+    #[error("cannot write {0}")]
+    Write(crate::safe_fs::FileError),
     /// The page could not be assembled.
     #[error(transparent)]
     Page(#[from] crate::html::PageError),
@@ -128,7 +125,8 @@ pub struct BotMatch {
     pub faults: usize,
     /// Whether it forfeited it.
     pub forfeited: bool,
-    /// Whether the match's log was kept (`logs/ID.jsonl`), so that it has a replay.
+    /// Whether the match's log was kept (something is at `logs/ID.jsonl`), so that it has a
+    /// replay.
     pub log: bool,
     /// Where the bot's stderr of this match is: its file in `stderr/` and the byte range, as
     /// `matches.jsonl` records it (`None` for a built-in bot, or results without ranges).
@@ -136,6 +134,10 @@ pub struct BotMatch {
     /// In a match where the bot faulted: what it wrote to stderr during it, where that is
     /// recorded and the file can be read.
     pub stderr: Option<StderrExcerpt>,
+    /// In a match where the bot faulted: why its stderr was not read, when the file is not a
+    /// regular file of `stderr/` (a link, a FIFO) or the range is not in it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stderr_unread: Option<String>,
 }
 
 /// One fault of a bot.
@@ -157,10 +159,8 @@ pub struct BotFault {
 /// [`ReportError`] for a directory that is not a tournament's (or holds foreign results), or a
 /// game this referee does not have.
 pub fn build(dir: &Path) -> Result<TournamentReport, ReportError> {
-    let meta = read_meta(dir)?;
-    let (results, _) = results::read_results(dir)?;
-    check_results(dir, &meta, &results)?;
-    of_results(dir, meta, &results)
+    let ReadBack { dir, meta, results } = read_back(dir)?;
+    of_results(&dir, meta, &results)
 }
 
 /// The report of the tournament `meta` describes, from its `results`; stderr excerpts and logs
@@ -169,7 +169,7 @@ pub fn build(dir: &Path) -> Result<TournamentReport, ReportError> {
 /// # Errors
 /// [`ReportError::Game`] for a game this referee does not have.
 pub fn of_results(
-    dir: &Path,
+    dir: &SafeDir,
     meta: TournamentMeta,
     results: &BTreeMap<u64, MatchResult>,
 ) -> Result<TournamentReport, ReportError> {
@@ -208,7 +208,7 @@ pub fn of_results(
         .filter_map(|s| bot_report(dir, &meta, &board, results, &s.bot))
         .collect();
     Ok(TournamentReport {
-        dir: dir.display().to_string(),
+        dir: dir.path().display().to_string(),
         seed: meta.seed.to_string(),
         table: board_table(&board),
         legends: Legends {
@@ -244,7 +244,7 @@ fn thinned(mut history: BotHistory) -> BotHistory {
 /// `stderr/` for the matches it faulted in). `None` when the tournament has no bot of that
 /// name (`referee leaderboard --bot` lists them).
 pub fn bot_report(
-    dir: &Path,
+    dir: &SafeDir,
     meta: &TournamentMeta,
     board: &Leaderboard,
     results: &BTreeMap<u64, MatchResult>,
@@ -252,8 +252,10 @@ pub fn bot_report(
 ) -> Option<BotReport> {
     let command = meta.bots.iter().find(|b| b.name == bot)?.command.clone();
     let rank = board.standings.iter().find(|s| s.bot == bot)?.rank;
-    let stderr_dir = dir.join("stderr");
-    let logs_dir = dir.join("logs");
+    // A link or a FIFO at `stderr/` or `logs/`: no excerpt is read, and each faulty match
+    // says why; no log is taken as kept.
+    let stderr_dir = dir.subdir(STDERR_DIR).map_err(|e| e.to_string());
+    let logs_dir = dir.subdir(LOGS_DIR).ok().flatten();
     let mut matches = Vec::new();
     let mut faults = Vec::new();
     for result in results.values() {
@@ -273,10 +275,9 @@ pub fn bot_report(
             })
             .collect();
         let range = result.stderr.get(seat).and_then(Option::as_ref);
-        let stderr = if own.is_empty() {
-            None
-        } else {
-            range.and_then(|range| excerpt(&stderr_dir, range))
+        let (stderr, stderr_unread) = match range {
+            Some(range) if !own.is_empty() => faulty_stderr(&stderr_dir, range),
+            _ => (None, None),
         };
         matches.push(BotMatch {
             id: result.id,
@@ -288,9 +289,14 @@ pub fn bot_report(
             players: r.players.clone(),
             faults: own.len(),
             forfeited: r.stats[seat].forfeited,
-            log: logs_dir.join(format!("{}.jsonl", result.id)).is_file(),
+            // Anything at the name: a log that is not a regular file gets no replay page, and
+            // the report's note says why.
+            log: logs_dir
+                .as_ref()
+                .is_some_and(|logs| logs.holds(&format!("{}.jsonl", result.id)).unwrap_or(false)),
             stderr_range: range.cloned(),
             stderr,
+            stderr_unread,
         });
         faults.extend(own);
     }
@@ -301,6 +307,23 @@ pub fn bot_report(
         matches,
         faults,
     })
+}
+
+/// The excerpt of a faulty match's stderr `range` from `stderr_dir` (the results directory's
+/// `stderr/`, or why it cannot be opened), or why it is not read.
+fn faulty_stderr(
+    stderr_dir: &Result<Option<SafeDir>, String>,
+    range: &StderrRange,
+) -> (Option<StderrExcerpt>, Option<String>) {
+    let read = match stderr_dir {
+        Ok(Some(dir)) => excerpt(dir, range).map_err(|e| e.to_string()),
+        Ok(None) => Ok(None),
+        Err(why) => Err(why.clone()),
+    };
+    match read {
+        Ok(excerpt) => (excerpt, None),
+        Err(why) => (None, Some(why)),
+    }
 }
 
 #[cfg(test)]

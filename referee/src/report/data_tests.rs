@@ -6,6 +6,7 @@ use crate::report::test_tournaments::{FIELD, played};
 use crate::runner::FaultRecord;
 use crate::tournament::ScheduleKind;
 use crate::tournament::results::StderrRange;
+use crate::tournament::results::read_back;
 use engine::GameKind;
 
 #[test]
@@ -13,10 +14,7 @@ fn the_last_rating_of_each_bot_is_the_leaderboards_and_the_matrix_is_its_own() {
     let tmp = played(GameKind::Vabanque, &FIELD, ScheduleKind::RoundRobin, false);
     let dir = tmp.path().to_path_buf();
     let report = build(&dir).unwrap();
-    let (meta, results) = (
-        read_meta(&dir).unwrap(),
-        results::read_results(&dir).unwrap().0,
-    );
+    let ReadBack { meta, results, .. } = read_back(&dir).unwrap();
     let board = leaderboard(&meta, &results).unwrap();
     assert_eq!(report.board, board);
     assert_eq!(report.board.head_to_head, board.head_to_head);
@@ -50,8 +48,11 @@ fn the_last_rating_of_each_bot_is_the_leaderboards_and_the_matrix_is_its_own() {
 fn faults_per_bot_carry_their_messages_and_the_stderr_of_their_match() {
     let tmp = played(GameKind::Vabanque, &FIELD, ScheduleKind::RoundRobin, false);
     let dir = tmp.path().to_path_buf();
-    let meta = read_meta(&dir).unwrap();
-    let (mut results, _) = results::read_results(&dir).unwrap();
+    let ReadBack {
+        dir: opened,
+        meta,
+        mut results,
+    } = read_back(&dir).unwrap();
     // r2 times out in two matches; its stderr file holds three matches, one range each.
     let stderr = dir.join("stderr");
     std::fs::write(
@@ -91,7 +92,7 @@ fn faults_per_bot_carry_their_messages_and_the_stderr_of_their_match() {
             });
         }
     }
-    let report = of_results(&dir, meta.clone(), &results).unwrap();
+    let report = of_results(&opened, meta.clone(), &results).unwrap();
     let board = leaderboard(&meta, &results).unwrap();
     for (bot, standing) in report.bots.iter().zip(&board.standings) {
         assert_eq!(

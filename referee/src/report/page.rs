@@ -5,6 +5,8 @@
 use super::data::{ReportError, TournamentReport};
 use super::replays::{ReplayChoice, Replays, write_replays};
 use crate::html::Page;
+use crate::safe_fs::SafeDir;
+use crate::tournament::results::ResultsError;
 use std::path::{Path, PathBuf};
 
 const BODY: &str = include_str!("../../assets/report/report.html");
@@ -16,6 +18,9 @@ const SCRIPTS: [&str; 3] = [
     include_str!("../../assets/viewer/chart.js"),
     include_str!("../../assets/report/report.js"),
 ];
+
+/// The report's page, in its directory.
+const INDEX: &str = "index.html";
 
 /// The id of the data block holding the [`TournamentReport`].
 pub const DATA_BLOCK: &str = "report-data";
@@ -35,22 +40,21 @@ pub struct Written {
 
 /// Writes the report of `report`, read from the results directory `dir`, into the directory
 /// `out` (made if needed): `index.html`, and under `replays/` a page per match whose log is in
-/// `dir/logs/` and that `choice` takes.
+/// `dir/logs/` and that `choice` takes. Each file is written new and renamed into place
+/// ([`SafeDir::replace_file`]): a link planted in `out` is replaced, never written through.
 ///
 /// # Errors
-/// [`ReportError::Write`] when a file cannot be written.
+/// [`ReportError::Write`] when a file cannot be written; [`ReportError::Results`] when `dir`
+/// cannot be opened.
 pub fn write(
     report: &TournamentReport,
     dir: &Path,
     out: &Path,
     choice: ReplayChoice,
 ) -> Result<Written, ReportError> {
-    let failed = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| ReportError::Write { path, source }
-    };
-    std::fs::create_dir_all(out).map_err(failed(out))?;
-    let replays = write_replays(report, dir, out, choice)?;
+    let dir = SafeDir::open(dir).map_err(ResultsError::from)?;
+    let out = SafeDir::create(out).map_err(ReportError::Write)?;
+    let replays = write_replays(report, &dir, &out, choice)?;
     let mut page = Page::new(format!("{} tournament — referee report", report.meta.game));
     page.set_body(BODY)
         .add_style(STYLE)
@@ -60,10 +64,10 @@ pub fn write(
         page.add_script(script);
     }
     let html = page.render();
-    let index = out.join("index.html");
-    std::fs::write(&index, &html).map_err(failed(&index))?;
+    out.replace_file(INDEX, html.as_bytes(), false)
+        .map_err(ReportError::Write)?;
     Ok(Written {
-        index,
+        index: out.path_of(INDEX),
         bytes: html.len() as u64,
         replays,
     })

@@ -4,9 +4,10 @@
 
 use super::data::{ReportError, TournamentReport};
 use crate::html::replay_page;
+use crate::safe_fs::SafeDir;
+use crate::tournament::results::LOGS_DIR;
 use serde::Serialize;
 use std::collections::BTreeSet;
-use std::path::Path;
 
 /// Which matches get a replay page.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -38,12 +39,12 @@ const NAMED: usize = 3;
 /// `dir/logs/`, into `out/replays/`.
 ///
 /// # Errors
-/// [`ReportError::Write`] when a page cannot be written. A log that does not hold gets no page
-/// and is named in the note.
+/// [`ReportError::Write`] when a page cannot be written. A log that does not hold, or cannot
+/// be read (a link, a FIFO, a line over its bound), gets no page and is named in the note.
 pub fn write_replays(
     report: &TournamentReport,
-    dir: &Path,
-    out: &Path,
+    dir: &SafeDir,
+    out: &SafeDir,
     choice: ReplayChoice,
 ) -> Result<Replays, ReportError> {
     let matches = report.bots.iter().flat_map(|b| &b.matches);
@@ -61,21 +62,24 @@ pub fn write_replays(
     let mut replays = Replays::default();
     let mut failures = Vec::new();
     if !wanted.is_empty() {
-        let replay_dir = out.join("replays");
-        std::fs::create_dir_all(&replay_dir).map_err(|source| ReportError::Write {
-            path: replay_dir.clone(),
-            source,
-        })?;
+        let replay_dir = out.make_subdir("replays").map_err(ReportError::Write)?;
+        let logs = dir.subdir(LOGS_DIR).map_err(|e| e.to_string());
         for id in wanted.iter().copied() {
-            let log = dir.join("logs").join(format!("{id}.jsonl"));
-            let page = crate::replay::read_match(&log)
-                .map_err(|e| e.to_string())
+            let name = format!("{id}.jsonl");
+            let checked = match &logs {
+                Ok(Some(logs)) => {
+                    crate::replay::read_match_in(logs, &name).map_err(|e| e.to_string())
+                }
+                Ok(None) => Err(format!("{LOGS_DIR}/ is gone")),
+                Err(why) => Err(why.clone()),
+            };
+            let page = checked
                 .and_then(|checked| replay_page(&checked.records).map_err(|e| e.to_string()));
             match page {
                 Ok(html) => {
-                    let path = replay_dir.join(format!("{id}.html"));
-                    std::fs::write(&path, &html)
-                        .map_err(|source| ReportError::Write { path, source })?;
+                    replay_dir
+                        .replace_file(&format!("{id}.html"), html.as_bytes(), false)
+                        .map_err(ReportError::Write)?;
                     replays.pages.push(id);
                     replays.bytes += html.len() as u64;
                 }
@@ -131,7 +135,9 @@ mod tests {
         std::fs::write(&log, kept.join("\n") + "\n").unwrap();
         let report = crate::report::build(&dir).unwrap();
         let out = dir.join("report");
-        let all = write_replays(&report, &dir, &out, ReplayChoice::All).unwrap();
+        let results = SafeDir::open(&dir).unwrap();
+        let into = |out: &std::path::Path| SafeDir::create(out).unwrap();
+        let all = write_replays(&report, &results, &into(&out), ReplayChoice::All).unwrap();
         assert_eq!(all.pages, (1..24).collect::<Vec<u64>>());
         let note = all.note.unwrap();
         assert!(
@@ -140,14 +146,26 @@ mod tests {
         );
         assert!(out.join("replays").join("1.html").is_file());
         assert!(!out.join("replays").join("0.html").exists());
-        let none = write_replays(&report, &dir, &dir.join("none"), ReplayChoice::None).unwrap();
+        let none = write_replays(
+            &report,
+            &results,
+            &into(&dir.join("none")),
+            ReplayChoice::None,
+        )
+        .unwrap();
         assert!(none.pages.is_empty());
         assert_eq!(
             none.note.as_deref(),
             Some("24 kept logs have no replay page, as asked (--replays none)")
         );
         // Built-in bots never fault: no match is taken by `faults`.
-        let faults = write_replays(&report, &dir, &dir.join("f"), ReplayChoice::Faults).unwrap();
+        let faults = write_replays(
+            &report,
+            &results,
+            &into(&dir.join("f")),
+            ReplayChoice::Faults,
+        )
+        .unwrap();
         assert!(faults.pages.is_empty());
     }
 }

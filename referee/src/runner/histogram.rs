@@ -16,7 +16,9 @@ impl From<Vec<(u16, u64)>> for TimeHistogram {
     fn from(pairs: Vec<(u16, u64)>) -> Self {
         let mut h = TimeHistogram::default();
         for (b, n) in pairs {
-            *h.0.entry(b).or_default() += n;
+            // Saturating: the pairs may come from a file (a bucket given twice).
+            let count = h.0.entry(b).or_default();
+            *count = count.saturating_add(n);
         }
         h
     }
@@ -55,7 +57,7 @@ impl TimeHistogram {
 
     /// Number of decisions recorded.
     pub fn count(&self) -> u64 {
-        self.0.values().sum()
+        self.0.values().fold(0, |sum, &n| sum.saturating_add(n))
     }
 
     /// The `q`-quantile (0 to 1) in milliseconds, as the upper bound of its bucket (so within

@@ -239,6 +239,14 @@ impl MatchLog {
         })
     }
 
+    /// A log written to `file`, a new file made by the caller (a results directory's
+    /// `logs/ID.jsonl`, made with [`SafeDir::create_file`](crate::safe_fs::SafeDir::create_file)).
+    pub fn to_file(file: std::fs::File) -> Self {
+        MatchLog {
+            out: Sink::File(BufWriter::new(file)),
+        }
+    }
+
     /// A log kept in memory, for a caller that looks at the match afterwards
     /// ([`MatchLog::records`]).
     pub fn memory() -> Self {

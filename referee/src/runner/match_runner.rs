@@ -40,6 +40,9 @@ pub enum RunError {
     /// The match log could not be written.
     #[error("cannot write the match log: {0}")]
     Log(#[from] std::io::Error),
+    /// The match log's file could not be made in the results directory.
+    #[error("cannot write the match log: {0}")]
+    LogFile(#[from] crate::safe_fs::FileError),
     /// A worker of the tournament pool stopped without finishing (a bug of the referee).
     #[error("a tournament worker stopped unexpectedly; the results written so far are kept")]
     Worker,

@@ -78,7 +78,7 @@ pub async fn start_players<G: Game>(
     specs: &[BotSpec],
     options: &G::Options,
     process: &ProcessOptions,
-    stderr_file: &dyn Fn(&BotSpec) -> Option<std::path::PathBuf>,
+    stderr_file: &dyn Fn(&BotSpec) -> Option<crate::seat::StderrFile>,
 ) -> Vec<Player<G>> {
     let options = serde_json::to_value(options).expect("options serialize");
     let mut players = Vec::with_capacity(specs.len());

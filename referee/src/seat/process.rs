@@ -20,6 +20,7 @@ use super::reply::{excerpt, parse};
 use super::sandbox::Sandbox;
 use super::seccomp::BotFilter;
 use super::stderr::{self, RecentStderr, StderrCount, StderrGate, StderrOverflow, StderrTail};
+use super::stderr_file::StderrFile;
 use super::users::{BotUsers, Credentials, ProcessUser, RunAs};
 use super::wire::{self, Cut, ReplyWait, Wire};
 use super::workdir_quota::{QuotaWatch, WorkdirQuota};
@@ -66,7 +67,7 @@ pub struct ProcessOptions {
     /// Longest line accepted from a bot, in bytes.
     pub max_line_bytes: usize,
     /// Where to write the bot's stderr (capped), if anywhere.
-    pub stderr_file: Option<PathBuf>,
+    pub stderr_file: Option<StderrFile>,
     /// Most bytes of stderr written to `stderr_file`.
     pub stderr_cap: u64,
     /// How long a bot has to exit by itself after `goodbye`, or after the end of its input,
@@ -239,16 +240,12 @@ impl ProcessBot {
         let stderr_pipe = child.stderr().take().expect("stderr is piped");
         let stderr_probe = stderr_pipe.as_fd().try_clone_to_owned().ok();
         let tail = StderrTail::default();
-        let file = match &options.stderr_file {
-            // Appended: a resumed tournament keeps what earlier runs captured.
-            Some(path) => tokio::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .await
-                .ok(),
-            None => None,
-        };
+        // Appended: a resumed tournament keeps what earlier runs captured.
+        let file = options
+            .stderr_file
+            .as_ref()
+            .and_then(|f| f.dir.open_append(&f.name).ok())
+            .map(tokio::fs::File::from_std);
         let length = match &file {
             Some(f) => f.metadata().await.map(|m| m.len()).unwrap_or(0),
             None => 0,
@@ -257,9 +254,9 @@ impl ProcessBot {
         let gate = StderrGate::new(limits.stderr_budget());
         let stderr_file = options
             .stderr_file
-            .clone()
+            .as_ref()
             .filter(|_| file.is_some())
-            .map(|path| (path, length));
+            .map(|f| (f.dir.path_of(&f.name), length));
         let drain = tokio::spawn(stderr::drain(
             stderr_pipe,
             tail.clone(),

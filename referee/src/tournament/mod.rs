@@ -5,6 +5,7 @@
 //! a format is a [`Schedule`] (one module per format in [`schedule`]) ranked by a [`Scoring`].
 
 pub mod board_table;
+pub mod bounds;
 mod config;
 pub mod legend;
 pub mod nava;

@@ -22,10 +22,10 @@ use crate::affinity;
 use crate::runner::{
     MatchLog, MatchSettings, Player, RunError, play_match, shutdown_players, start_players,
 };
-use crate::seat::{BotSpec, ProcessOptions, Seat};
+use crate::safe_fs::SafeDir;
+use crate::seat::{BotSpec, ProcessOptions, Seat, StderrFile};
 use engine::Game;
 use std::collections::VecDeque;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc::UnboundedSender;
 
@@ -43,9 +43,9 @@ pub struct PoolSettings<G: Game> {
     /// How processes are run.
     pub process: ProcessOptions,
     /// Where each bot process's stderr is saved (`NAME.wW.K.stderr`: worker W, K-th start).
-    pub stderr_dir: Option<PathBuf>,
+    pub stderr_dir: Option<Arc<SafeDir>>,
     /// Where each match's full log is written (`ID.jsonl`), if anywhere.
-    pub logs_dir: Option<PathBuf>,
+    pub logs_dir: Option<Arc<SafeDir>>,
     /// Whether the matches of a group replay one deal: then each bot process plays at most one
     /// match of every group (see the module's documentation).
     pub duplicate: bool,
@@ -219,10 +219,10 @@ impl<'a, G: Game> Keeper<'a, G> {
                 .iter()
                 .position(|s| s.name == spec.name)
                 .expect("a known bot");
-            settings
-                .stderr_dir
-                .as_ref()
-                .map(|d| d.join(format!("{}.w{w}.{}.stderr", spec.name, starts[b])))
+            settings.stderr_dir.as_ref().map(|dir| StderrFile {
+                dir: dir.clone(),
+                name: format!("{}.w{w}.{}.stderr", spec.name, starts[b]),
+            })
         };
         start_players::<G>(&specs, &settings.options, &settings.process, &name_file).await
     }
@@ -262,7 +262,9 @@ async fn worker<G: Game>(
             };
             let mut players = keeper.players_for(&scheduled).await;
             let mut log = match &settings.logs_dir {
-                Some(dir) => MatchLog::create(&dir.join(format!("{}.jsonl", scheduled.id)))?,
+                Some(dir) => {
+                    MatchLog::to_file(dir.create_file(&format!("{}.jsonl", scheduled.id))?)
+                }
                 None => MatchLog::none(),
             };
             let match_settings = MatchSettings {

@@ -2,14 +2,16 @@
 //! time controls, resource limits, working directories, environments), options, seed and
 //! seats, from the results directory alone, and whether its result equals the recorded one.
 
-use super::results::{MatchResult, ResultsError, TournamentMeta, check_results, read_meta};
+use super::results::{MatchResult, ReadBack, ResultsError, TournamentMeta, read_back};
 use super::run_record::RunRecord;
 use crate::runner::{
     MatchLog, MatchRecord, MatchSettings, RunError, play_match, shutdown_players, start_players,
 };
-use crate::seat::{BotSpec, BotSpecError, ProcessOptions};
+use crate::safe_fs::{FileError, SafeDir};
+use crate::seat::{BotSpec, BotSpecError, ProcessOptions, StderrFile};
 use engine::{Game, GameKind, UnknownGame};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Why a match cannot be played again.
 #[derive(Debug, thiserror::Error)]
@@ -53,6 +55,9 @@ pub enum RerunError {
     /// A bot cannot be started as recorded (its command is gone, or not executable here).
     #[error(transparent)]
     Bot(#[from] BotSpecError),
+    /// The directory for the bots' stderr cannot be made or opened.
+    #[error(transparent)]
+    StderrDir(#[from] FileError),
     /// The referee failed while playing (the log could not be written).
     #[error(transparent)]
     Run(#[from] RunError),
@@ -84,9 +89,11 @@ pub struct RerunPlan {
 /// [`RerunError`] for a directory that is not a tournament's, an id outside its schedule, a
 /// match not played yet, or a bot whose recorded command cannot be split.
 pub fn plan(dir: &Path, id: u64) -> Result<RerunPlan, RerunError> {
-    let meta = read_meta(dir)?;
-    let (results, _) = super::results::read_results(dir)?;
-    check_results(dir, &meta, &results)?;
+    let ReadBack {
+        dir: opened,
+        meta,
+        results,
+    } = read_back(dir)?;
     if id >= meta.matches {
         return Err(RerunError::UnknownMatch {
             dir: dir.to_path_buf(),
@@ -99,7 +106,7 @@ pub fn plan(dir: &Path, id: u64) -> Result<RerunPlan, RerunError> {
         dir: dir.to_path_buf(),
         id,
     })?;
-    let run = RunRecord::read(dir)?;
+    let run = RunRecord::read(&opened)?;
     let bots = recorded
         .record
         .players
@@ -109,7 +116,7 @@ pub fn plan(dir: &Path, id: u64) -> Result<RerunPlan, RerunError> {
                 .bots
                 .iter()
                 .find(|b| &b.name == name)
-                .expect("check_results found every player in the field");
+                .expect("read_back found every player in the field");
             bot.spec(run.as_ref().and_then(|r| r.bots.get(name)))
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -213,8 +220,12 @@ impl RerunPlan {
         log: &mut MatchLog,
     ) -> Result<Rerun, RerunError> {
         let options = self.prepared::<G>()?;
-        let stderr_file =
-            |spec: &BotSpec| stderr_dir.map(|d| d.join(format!("{}.stderr", spec.name)));
+        let stderr_dir = stderr_dir.map(SafeDir::create).transpose()?.map(Arc::new);
+        let stderr_file = |spec: &BotSpec| {
+            stderr_dir
+                .as_ref()
+                .map(|d| StderrFile::of_bot(d, &spec.name))
+        };
         let mut players = start_players::<G>(&self.bots, &options, process, &stderr_file).await;
         let settings = MatchSettings {
             match_id: self.recorded.id.to_string(),

@@ -5,10 +5,14 @@
 //! loses at most the line being written; on resume a half-written last line is detected, cut
 //! off, and its match played again.
 
+use super::bounds::{BadResult, OutOfBounds, ResultCheck, check_meta};
+use super::run_record::RUN_FILE;
 use crate::runner::MatchRecord;
+use crate::safe_fs::limits::{META_BYTES, RESULT_LINE_BYTES};
+use crate::safe_fs::{BoundedLines, FileError, FileErrorKind, SafeDir};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -16,6 +20,10 @@ use std::path::{Path, PathBuf};
 pub const MATCHES_FILE: &str = "matches.jsonl";
 /// The tournament identity file's name.
 pub const META_FILE: &str = "tournament.json";
+/// The directory of each bot process's stderr.
+pub const STDERR_DIR: &str = "stderr";
+/// The directory of the match logs (`--logs`).
+pub const LOGS_DIR: &str = "logs";
 
 /// One finished match, as a line of `matches.jsonl`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -145,7 +153,12 @@ pub enum ResultsError {
         #[source]
         source: io::Error,
     },
-    /// A line that is not a match result (other than a half-written last line).
+    /// A file of the directory that cannot be opened or read as the referee needs it (a
+    /// link, a FIFO, too big, …).
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// A line that is not a match result (other than a half-written last line), or holds a
+    /// number out of its bounds.
     #[error("{path}, line {line}: not a match result ({message})")]
     Corrupt {
         /// The file.
@@ -194,6 +207,17 @@ pub enum ResultsError {
         /// The key that replaced it.
         new: &'static str,
     },
+    /// A field of the identity file out of its bounds
+    /// ([`check_meta`](super::bounds::check_meta)).
+    #[error("{path}: {field}: {message}")]
+    Field {
+        /// The file.
+        path: PathBuf,
+        /// The field (`nava`, `bots[3].name`).
+        field: String,
+        /// What is wrong with it.
+        message: String,
+    },
     /// A file of the directory that holds something else than it should.
     #[error("{path}: cannot be read ({message})")]
     Unreadable {
@@ -203,10 +227,12 @@ pub enum ResultsError {
         message: String,
     },
     /// A result that does not belong to the tournament (a bot it does not have, wrong lengths).
-    #[error("{path}: match {id} does not belong to this tournament ({message})")]
+    #[error("{path}, line {line}: match {id} does not belong to this tournament ({message})")]
     Foreign {
         /// The file.
         path: PathBuf,
+        /// 1-based line.
+        line: usize,
         /// The match id.
         id: u64,
         /// What is wrong.
@@ -244,16 +270,19 @@ pub fn difference(a: &TournamentMeta, b: &TournamentMeta) -> Option<&'static str
         .map(|(what, _)| what)
 }
 
-/// Reads a directory's identity.
+/// Reads a directory's identity, at most [`META_BYTES`], and checks it against the
+/// [bounds](super::bounds::check_meta).
 ///
 /// # Errors
-/// [`ResultsError::Missing`] or an unreadable file.
-pub fn read_meta(dir: &Path) -> Result<TournamentMeta, ResultsError> {
-    let path = dir.join(META_FILE);
-    let text =
-        std::fs::read_to_string(&path).map_err(|_| ResultsError::Missing(dir.to_path_buf()))?;
+/// [`ResultsError::Missing`], a file that is not a regular file or is over its bound, or a
+/// description that cannot be read or is out of bounds.
+pub fn read_meta(dir: &SafeDir) -> Result<TournamentMeta, ResultsError> {
+    let path = dir.path_of(META_FILE);
+    let bytes = dir
+        .read(META_FILE, META_BYTES)?
+        .ok_or_else(|| ResultsError::Missing(dir.path().to_path_buf()))?;
     let raw: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| ResultsError::BadMeta {
+        serde_json::from_slice(&bytes).map_err(|e| ResultsError::BadMeta {
             path: path.clone(),
             message: e.to_string(),
         })?;
@@ -264,124 +293,112 @@ pub fn read_meta(dir: &Path) -> Result<TournamentMeta, ResultsError> {
             new: "schedule",
         });
     }
-    serde_json::from_value(raw).map_err(|e| ResultsError::BadMeta {
-        path,
+    let meta: TournamentMeta = serde_json::from_value(raw).map_err(|e| ResultsError::BadMeta {
+        path: path.clone(),
         message: e.to_string(),
-    })
-}
-
-/// Checks that every result belongs to the tournament `meta` describes: its players are bots of
-/// the field and every per-seat list has one entry per seat.
-///
-/// # Errors
-/// [`ResultsError::Foreign`] naming the first result that does not.
-pub fn check_results(
-    dir: &Path,
-    meta: &TournamentMeta,
-    results: &BTreeMap<u64, MatchResult>,
-) -> Result<(), ResultsError> {
-    let foreign = |id: u64, message: String| ResultsError::Foreign {
-        path: dir.join(MATCHES_FILE),
-        id,
+    })?;
+    check_meta(&meta).map_err(|OutOfBounds { field, message }| ResultsError::Field {
+        path,
+        field,
         message,
-    };
-    // A Nava tournament seats 4 or 3 at a table, match by match.
-    let nava_seats: Option<BTreeMap<u64, usize>> = meta.nava.map(|nava| {
-        super::schedule::build(&super::ScheduleSpec {
-            kind: meta.schedule,
-            bots: meta.bots.len(),
-            players: meta.players,
-            matches: meta.matches,
-            seed: meta.seed,
-            duplicate: meta.duplicate,
-            candidate: 0,
-            nava: Some(nava),
-        })
-        .into_iter()
-        .map(|m| (m.id, m.seats.len()))
-        .collect()
-    });
-    for (&id, result) in results {
-        let r = &result.record;
-        if let Some(unknown) = r
-            .players
-            .iter()
-            .find(|p| !meta.bots.iter().any(|b| &b.name == *p))
-        {
-            return Err(foreign(id, format!("no bot is named '{unknown}'")));
-        }
-        let seats = r.players.len();
-        let expected = match &nava_seats {
-            Some(by_id) => by_id.get(&id).copied().unwrap_or(meta.players),
-            None => meta.players,
-        };
-        if seats != expected
-            || r.scores.len() != seats
-            || r.ranks.len() != seats
-            || r.stats.len() != seats
-            || !(result.stderr.is_empty() || result.stderr.len() == seats)
-        {
-            return Err(foreign(
-                id,
-                format!(
-                    "{seats} players, scores, ranks, stats or stderr ranges where {expected} seats are played"
-                ),
-            ));
-        }
-        if r.faults.iter().any(|f| f.seat >= seats) {
-            return Err(foreign(id, "a fault of a seat that does not exist".into()));
-        }
-    }
-    Ok(())
+    })?;
+    Ok(meta)
 }
 
 /// Writes the identity file atomically (a temporary file, then a rename), so that a run killed
 /// at any moment leaves either no identity or a whole one.
-fn write_meta(dir: &Path, meta: &TournamentMeta) -> Result<(), ResultsError> {
-    let path = dir.join(META_FILE);
-    let temporary = dir.join(format!("{META_FILE}.tmp"));
+fn write_meta(dir: &SafeDir, meta: &TournamentMeta) -> Result<(), ResultsError> {
     let text = serde_json::to_string_pretty(meta).expect("meta serializes") + "\n";
-    let mut file = File::create(&temporary).map_err(io_err(&temporary))?;
-    file.write_all(text.as_bytes())
-        .and_then(|()| file.sync_all())
-        .map_err(io_err(&temporary))?;
-    std::fs::rename(&temporary, &path).map_err(io_err(&path))
+    Ok(dir.replace_file(META_FILE, text.as_bytes(), true)?)
 }
 
-/// Reads every complete result of a directory; a half-written last line is ignored. Returns the
-/// results by id and the byte length of the complete lines.
+/// Reads every complete result of a directory, line by line (each at most
+/// [`RESULT_LINE_BYTES`]), each checked against the tournament `meta` describes
+/// ([`ResultCheck`]); a half-written last line is ignored. Returns the results by id and the
+/// byte length of the complete lines.
 ///
 /// # Errors
-/// An unreadable file, or a corrupt line that is not the last.
-pub fn read_results(dir: &Path) -> Result<(BTreeMap<u64, MatchResult>, u64), ResultsError> {
-    let path = dir.join(MATCHES_FILE);
-    let bytes = match std::fs::read(&path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((BTreeMap::new(), 0)),
-        Err(e) => return Err(io_err(&path)(e)),
-    };
+/// A file that is not a regular file, a line over its bound, a corrupt line that is not the
+/// last, or a result that does not belong to the tournament or is out of bounds.
+pub fn read_results(
+    dir: &SafeDir,
+    meta: &TournamentMeta,
+) -> Result<(BTreeMap<u64, MatchResult>, u64), ResultsError> {
+    let path = dir.path_of(MATCHES_FILE);
     let mut results = BTreeMap::new();
+    let Some(file) = dir.open_read(MATCHES_FILE)? else {
+        return Ok((results, 0));
+    };
+    let check = ResultCheck::new(meta);
+    let mut lines = BoundedLines::new(std::io::BufReader::new(file), RESULT_LINE_BYTES);
+    let mut line = Vec::new();
     let mut good = 0u64;
-    let lines: Vec<&[u8]> = bytes.split_inclusive(|&b| b == b'\n').collect();
-    for (i, line) in lines.iter().enumerate() {
-        let complete = line.ends_with(b"\n");
-        match serde_json::from_slice::<MatchResult>(line) {
-            Ok(result) if complete => {
-                good += line.len() as u64;
-                results.insert(result.id, result);
-            }
-            _ if i + 1 == lines.len() => break, // the half-written last line of a killed run
-            Ok(_) => unreachable!("only the last line can lack its newline"),
-            Err(e) => {
-                return Err(ResultsError::Corrupt {
-                    path,
-                    line: i + 1,
-                    message: e.to_string(),
-                });
-            }
+    // A line that is not a result: refused unless it is the last (a killed run's).
+    let mut unparsed: Option<(usize, String)> = None;
+    while let Some(n) = lines
+        .next_into(&mut line)
+        .map_err(|kind| FileError::new(&path, kind))?
+    {
+        if let Some((line, message)) = unparsed.take() {
+            return Err(ResultsError::Corrupt {
+                path,
+                line,
+                message,
+            });
         }
+        let result = match serde_json::from_slice::<MatchResult>(&line) {
+            // Only the last line can lack its newline: a killed run's, dropped.
+            Ok(_) if !line.ends_with(b"\n") => break,
+            Ok(result) => result,
+            Err(e) => {
+                unparsed = Some((n, e.to_string()));
+                continue;
+            }
+        };
+        check.check(&result).map_err(|bad| match bad {
+            BadResult::Foreign(message) => ResultsError::Foreign {
+                path: path.clone(),
+                line: n,
+                id: result.id,
+                message,
+            },
+            BadResult::OutOfBounds(message) => ResultsError::Corrupt {
+                path: path.clone(),
+                line: n,
+                message,
+            },
+        })?;
+        good += line.len() as u64;
+        results.insert(result.id, result);
     }
     Ok((results, good))
+}
+
+/// A results directory read back: its identity and its results, each checked.
+#[derive(Debug)]
+pub struct ReadBack {
+    /// The directory, opened.
+    pub dir: SafeDir,
+    /// What the tournament plays.
+    pub meta: TournamentMeta,
+    /// Its results, by id.
+    pub results: BTreeMap<u64, MatchResult>,
+}
+
+/// Reads the results directory the user named: its identity and every result
+/// ([`read_meta`], [`read_results`]).
+///
+/// # Errors
+/// [`ResultsError`] for a directory that holds no tournament, or a file that cannot be read
+/// back.
+pub fn read_back(path: &Path) -> Result<ReadBack, ResultsError> {
+    let dir = SafeDir::open(path).map_err(|e| match e.kind {
+        FileErrorKind::Missing => ResultsError::Missing(path.to_path_buf()),
+        _ => e.into(),
+    })?;
+    let meta = read_meta(&dir)?;
+    let (results, _) = read_results(&dir, &meta)?;
+    Ok(ReadBack { dir, meta, results })
 }
 
 /// The results file of a running tournament. It holds an exclusive lock on the directory
@@ -392,69 +409,77 @@ pub struct ResultsFile {
     _lock: File,
 }
 
-fn lock(dir: &Path) -> Result<File, ResultsError> {
+fn lock(dir: &SafeDir) -> Result<File, ResultsError> {
     use std::os::fd::AsRawFd;
-    let path = dir.join(".lock");
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(io_err(&path))?;
+    let file = dir.open_append(".lock")?;
     // SAFETY: flock on a file descriptor this function owns.
     if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-        return Err(ResultsError::Locked(dir.to_path_buf()));
+        return Err(ResultsError::Locked(dir.path().to_path_buf()));
     }
     Ok(file)
+}
+
+/// Checks what the referee will write to in an existing directory before it writes anything:
+/// `run.json` (replaced, not written through, but a link there says the directory was tampered
+/// with) and every file of `stderr/` and `logs/` (appended to, or replaced) must be regular
+/// files of one name.
+fn check_writable(dir: &SafeDir) -> Result<(), ResultsError> {
+    dir.check_file(RUN_FILE)?;
+    for name in [STDERR_DIR, LOGS_DIR] {
+        if let Some(sub) = dir.subdir(name)? {
+            sub.check_entries()?;
+        }
+    }
+    Ok(())
 }
 
 impl ResultsFile {
     /// Prepares `dir` for `meta`: a new directory gets `tournament.json`; with `resume`, an
     /// existing one must hold the same tournament, its half-written last line (if any) is cut,
-    /// and the results already there are returned.
+    /// and the results already there are returned. Every file the run will write to is checked
+    /// first ([`SafeDir`]: no link, no FIFO, no file of several names).
     ///
     /// # Errors
     /// [`ResultsError`] for a directory that holds results without `resume`, another tournament,
-    /// a corrupt file, or an I/O failure.
+    /// a corrupt or tampered-with file, or an I/O failure.
     pub fn open(
-        dir: &Path,
+        dir: &SafeDir,
         meta: &TournamentMeta,
         resume: bool,
     ) -> Result<(Self, BTreeMap<u64, MatchResult>), ResultsError> {
-        std::fs::create_dir_all(dir).map_err(io_err(dir))?;
+        let meta_path = dir.path_of(META_FILE);
+        check_meta(meta).map_err(|OutOfBounds { field, message }| ResultsError::Field {
+            path: meta_path,
+            field,
+            message,
+        })?;
         let lock = lock(dir)?;
-        let meta_path = dir.join(META_FILE);
-        let path = dir.join(MATCHES_FILE);
         let mut done = BTreeMap::new();
-        if meta_path.exists() {
+        let mut good = None;
+        if dir.holds(META_FILE)? {
             let existing = read_meta(dir)?;
             if let Some(what) = difference(&existing, meta) {
                 return Err(ResultsError::Different {
-                    dir: dir.to_path_buf(),
+                    dir: dir.path().to_path_buf(),
                     what: what.to_string(),
                 });
             }
-            let (results, good) = read_results(dir)?;
-            check_results(dir, meta, &results)?;
+            let (results, length) = read_results(dir, meta)?;
             if !results.is_empty() && !resume {
-                return Err(ResultsError::Exists(dir.to_path_buf()));
-            }
-            if path.exists() {
-                let file = OpenOptions::new()
-                    .write(true)
-                    .open(&path)
-                    .map_err(io_err(&path))?;
-                file.set_len(good).map_err(io_err(&path))?;
+                return Err(ResultsError::Exists(dir.path().to_path_buf()));
             }
             done = results;
-        } else {
+            good = Some(length);
+        }
+        check_writable(dir)?;
+        if good.is_none() {
             write_meta(dir, meta)?;
         }
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .map_err(io_err(&path))?;
+        let path = dir.path_of(MATCHES_FILE);
+        let file = dir.open_append(MATCHES_FILE)?;
+        if let Some(good) = good {
+            file.set_len(good).map_err(io_err(&path))?;
+        }
         Ok((
             ResultsFile {
                 file,

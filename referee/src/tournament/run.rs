@@ -4,17 +4,19 @@
 //! result to `matches.jsonl` as it arrives, reports typed events to a [`Reporter`], and scores
 //! the leaderboard at the end.
 
+use super::bounds::{OutOfBounds, check_meta};
 use super::config::TournamentConfig;
 use super::nava::MIN_BOTS;
 use super::progress::Tally;
 use super::report::{Outcome, Reporter, Started};
-use super::results::{MetaBot, ResultsError, read_results};
+use super::results::{LOGS_DIR, MetaBot, ResultsError, STDERR_DIR, read_results};
 use super::run_record::RunRecord;
 use super::schedule::nava::{HANDS, ROUNDS};
 use super::schedule::{ScheduleKind, ScheduleSpec, ScheduledMatch};
 use super::scoring::leaderboard;
 use super::{MatchResult, PoolSettings, ResultsFile, TournamentMeta, run_pool};
 use crate::runner::RunError;
+use crate::safe_fs::SafeDir;
 use crate::seat::BotSpecError;
 use engine::Game;
 use std::future::Future;
@@ -64,15 +66,11 @@ pub enum TournamentError {
     /// use, corrupt, unreadable).
     #[error(transparent)]
     Results(#[from] ResultsError),
-    /// A directory for stderr captures or logs cannot be made.
-    #[error("cannot create {path}: {source}")]
-    Directory {
-        /// The directory.
-        path: std::path::PathBuf,
-        /// The cause.
-        #[source]
-        source: std::io::Error,
-    },
+    /// A setting beyond what a results directory may hold (docs/security.md: files the
+    /// referee reads back), such as more than [`MAX_MATCHES`](super::bounds::MAX_MATCHES)
+    /// matches.
+    #[error(transparent)]
+    OutOfBounds(#[from] OutOfBounds),
     /// A result could not be written (the results so far are kept).
     #[error("{0}")]
     Write(ResultsError),
@@ -298,24 +296,25 @@ async fn run_game<G: Game>(
     let bots = config.bots.len();
     let Plan { spec, unbalanced } = plan_of(config, players);
     let matches = spec.matches;
+    let meta = meta::<G>(config, options_json, players, matches);
+    // Before the schedule is built: it is as long as the match count.
+    check_meta(&meta)?;
     let mut scheduled = schedule.build(&spec);
     if let Some((k, n)) = config.shard {
         scheduled.retain(|m| m.id % n == k);
     }
     let share = scheduled.len() as u64;
-    let meta = meta::<G>(config, options_json, players, matches);
-    let (mut file, done) = ResultsFile::open(&config.out, &meta, config.resume)?;
+    let dir = SafeDir::create(&config.out).map_err(ResultsError::from)?;
+    let (mut file, done) = ResultsFile::open(&dir, &meta, config.resume)?;
     scheduled.retain(|m| !done.contains_key(&m.id));
     let cwd = std::env::current_dir().unwrap_or_default();
-    RunRecord::of(config, cwd).write(&config.out)?;
-    let stderr_dir = config.out.join("stderr");
-    let logs_dir = config.out.join("logs");
-    for dir in std::iter::once(&stderr_dir).chain(config.logs.then_some(&logs_dir)) {
-        std::fs::create_dir_all(dir).map_err(|source| TournamentError::Directory {
-            path: dir.clone(),
-            source,
-        })?;
-    }
+    RunRecord::of(config, cwd).write(&dir)?;
+    let stderr_dir = dir.make_subdir(STDERR_DIR).map_err(ResultsError::from)?;
+    let logs_dir = config
+        .logs
+        .then(|| dir.make_subdir(LOGS_DIR))
+        .transpose()
+        .map_err(ResultsError::from)?;
     reporter.started(&Started {
         game: G::NAME,
         bots,
@@ -339,8 +338,8 @@ async fn run_game<G: Game>(
         max_faults: config.max_faults,
         policy: config.policy,
         process: config.process.clone(),
-        stderr_dir: Some(stderr_dir),
-        logs_dir: config.logs.then_some(logs_dir),
+        stderr_dir: Some(Arc::new(stderr_dir)),
+        logs_dir: logs_dir.map(Arc::new),
         duplicate: config.duplicate,
         jobs: config.jobs,
         pin: config.pin,
@@ -359,7 +358,7 @@ async fn run_game<G: Game>(
         return Ok(Outcome::Interrupted { written });
     }
     drop(file);
-    let (results, _) = read_results(&config.out)?;
+    let (results, _) = read_results(&dir, &meta)?;
     let board = leaderboard(&meta, &results).expect("a registered game");
     reporter.finished(&board);
     Ok(Outcome::Finished(board))

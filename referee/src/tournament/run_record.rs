@@ -4,11 +4,13 @@
 //! result, and `--resume` takes it from its own flags again. `referee rerun` reads it to play a
 //! match again as it was played.
 
-use super::results::{ResultsError, io_err};
+use super::results::ResultsError;
+use crate::safe_fs::SafeDir;
+use crate::safe_fs::limits::RUN_BYTES;
 use crate::seat::{Sandbox, SandboxMode};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The run record's file name.
 pub const RUN_FILE: &str = "run.json";
@@ -78,31 +80,25 @@ impl RunRecord {
     /// Writes the record into `dir`, atomically (a temporary file, then a rename).
     ///
     /// # Errors
-    /// [`ResultsError::Io`] when it cannot be written.
-    pub fn write(&self, dir: &Path) -> Result<(), ResultsError> {
-        let path = dir.join(RUN_FILE);
-        let temporary = dir.join(format!("{RUN_FILE}.tmp"));
+    /// [`ResultsError::File`] when it cannot be written.
+    pub fn write(&self, dir: &SafeDir) -> Result<(), ResultsError> {
         let text = serde_json::to_string_pretty(self).expect("run records serialize") + "\n";
-        std::fs::write(&temporary, text).map_err(io_err(&temporary))?;
-        std::fs::rename(&temporary, &path).map_err(io_err(&path))
+        Ok(dir.replace_file(RUN_FILE, text.as_bytes(), false)?)
     }
 
-    /// Reads `dir`'s record: `None` where there is none (a directory written by `referee
+    /// Reads `dir`'s record (at most [`RUN_BYTES`]): `None` where there is none (a directory written by `referee
     /// merge --out`, or by an older referee).
     ///
     /// # Errors
     /// [`ResultsError::Unreadable`] for a file that is not a run record, or an unreadable one.
-    pub fn read(dir: &Path) -> Result<Option<Self>, ResultsError> {
-        let path = dir.join(RUN_FILE);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(io_err(&path)(e)),
+    pub fn read(dir: &SafeDir) -> Result<Option<Self>, ResultsError> {
+        let Some(bytes) = dir.read(RUN_FILE, RUN_BYTES)? else {
+            return Ok(None);
         };
-        serde_json::from_str(&text)
+        serde_json::from_slice(&bytes)
             .map(Some)
             .map_err(|e| ResultsError::Unreadable {
-                path,
+                path: dir.path_of(RUN_FILE),
                 message: e.to_string(),
             })
     }

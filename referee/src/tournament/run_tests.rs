@@ -124,9 +124,11 @@ fn a_run_reports_every_match_then_the_leaderboard_it_returns() {
     assert_eq!(board.matches, 18);
     assert_eq!(matches_file(dir.path()).len(), 18);
     // The leaderboard is the one `referee leaderboard` computes from the directory.
-    let meta = results::read_meta(dir.path()).expect("tournament.json");
-    let (results, _) = results::read_results(dir.path()).expect("results");
-    assert_eq!(leaderboard(&meta, &results).expect("a known game"), board);
+    let back = results::read_back(dir.path()).expect("a results directory");
+    assert_eq!(
+        leaderboard(&back.meta, &back.results).expect("a known game"),
+        board
+    );
 }
 
 #[test]

@@ -1,0 +1,274 @@
+//! What a results directory may hold: every number of `tournament.json` and `matches.jsonl` that
+//! the referee allocates for, loops over or adds up is checked against a bound as the file is
+//! read, so that a hand-made file is refused in milliseconds instead of being believed (a Nava
+//! `rounds` of 10^15 once cost 4 GB). The bounds are stated once here and in
+//! docs/security.md (files the referee reads back); each is far above what a tournament
+//! plays, and the referee refuses to start a tournament beyond them too.
+
+use super::results::{MatchResult, TournamentMeta};
+use super::schedule::nava::{HANDS, ROUNDS};
+use super::{ScheduleKind, ScheduleSpec};
+use crate::tournament::nava::MIN_BOTS;
+use engine::{Game, GameKind};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The most bots of a tournament (the head-to-head matrix holds bots² cells).
+pub const MAX_BOTS: usize = 1000;
+/// The longest bot name, in bytes (the referee's own names are at most 64; a name is shown
+/// escaped wherever it is shown, so its characters are not bounded).
+pub const MAX_NAME_BYTES: usize = 256;
+/// The most matches of a tournament's schedule.
+pub const MAX_MATCHES: u64 = 100_000_000;
+/// The largest score (either sign) and the most decisions a seat of one result may have: the
+/// leaderboard adds them up over every match, and [`MAX_MATCHES`] of them stay far inside 64
+/// bits.
+pub const MAX_COUNT: u64 = 10_000_000_000;
+
+/// A field of a file out of its bounds: which, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {message}")]
+pub struct OutOfBounds {
+    /// The field, as a path in the JSON (`nava.rounds`, `bots[3].name`).
+    pub field: String,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+fn out(field: impl Into<String>, message: impl Into<String>) -> OutOfBounds {
+    OutOfBounds {
+        field: field.into(),
+        message: message.into(),
+    }
+}
+
+/// Checks the identity of a tournament against the bounds: a game this referee has, a field of
+/// 1 to [`MAX_BOTS`] bots with distinct names of 1 to [`MAX_NAME_BYTES`], a player count the game allows, a Nava
+/// shape its format allows (and the match count it gives), a gauntlet's candidate among the
+/// bots, at most [`MAX_MATCHES`] matches.
+///
+/// # Errors
+/// [`OutOfBounds`] naming the first field that is not.
+pub fn check_meta(meta: &TournamentMeta) -> Result<(), OutOfBounds> {
+    let kind = GameKind::from_name(&meta.game).map_err(|e| out("game", e.to_string()))?;
+    let bots = meta.bots.len();
+    if !(1..=MAX_BOTS).contains(&bots) {
+        return Err(out(
+            "bots",
+            format!("{bots} bots; a tournament has 1 to {MAX_BOTS}"),
+        ));
+    }
+    let mut names = BTreeMap::new();
+    for (i, bot) in meta.bots.iter().enumerate() {
+        if bot.name.is_empty() || bot.name.len() > MAX_NAME_BYTES {
+            return Err(out(
+                format!("bots[{i}].name"),
+                format!(
+                    "a name of {} bytes; a bot's name has 1 to {MAX_NAME_BYTES}",
+                    bot.name.len()
+                ),
+            ));
+        }
+        if let Some(first) = names.insert(bot.name.as_str(), i) {
+            return Err(out(
+                format!("bots[{i}].name"),
+                format!("'{}' is the name of bots[{first}] too", bot.name),
+            ));
+        }
+    }
+    let counts = engine::with_game!(kind, G => G::player_counts());
+    if !counts.contains(&meta.players) || meta.players > bots {
+        return Err(out(
+            "players",
+            format!(
+                "{} players; {} is played by {} to {}, and by no more than the {bots} bots",
+                meta.players,
+                meta.game,
+                counts.start(),
+                counts.end()
+            ),
+        ));
+    }
+    if meta.matches > MAX_MATCHES {
+        return Err(out(
+            "matches",
+            format!(
+                "{} matches; a tournament has at most {MAX_MATCHES}",
+                meta.matches
+            ),
+        ));
+    }
+    match (meta.schedule, meta.nava) {
+        (ScheduleKind::Nava, Some(nava)) => {
+            if !ROUNDS.contains(&nava.rounds) || !HANDS.contains(&nava.hands) {
+                return Err(out(
+                    "nava",
+                    format!(
+                        "{} rounds of {} hands; a Nava tournament has {} to {} rounds of {} to {} hands",
+                        nava.rounds,
+                        nava.hands,
+                        ROUNDS.start(),
+                        ROUNDS.end(),
+                        HANDS.start(),
+                        HANDS.end()
+                    ),
+                ));
+            }
+            if bots < MIN_BOTS || meta.players != 4 {
+                return Err(out(
+                    "bots",
+                    format!(
+                        "{bots} bots at tables of {}; the Nava schedule seats at least {MIN_BOTS} bots at tables of 4",
+                        meta.players
+                    ),
+                ));
+            }
+            if meta.matches != nava.matches(bots) {
+                return Err(out(
+                    "matches",
+                    format!(
+                        "{} matches; {} rounds of {} hands of {bots} bots are {}",
+                        meta.matches,
+                        nava.rounds,
+                        nava.hands,
+                        nava.matches(bots)
+                    ),
+                ));
+            }
+        }
+        (ScheduleKind::Nava, None) => {
+            return Err(out("nava", "missing from a Nava tournament"));
+        }
+        (_, Some(_)) => {
+            return Err(out("nava", "present in a tournament of another schedule"));
+        }
+        (_, None) => {}
+    }
+    if meta.schedule == ScheduleKind::Gauntlet
+        && !meta
+            .candidate
+            .as_ref()
+            .is_some_and(|c| names.contains_key(c.as_str()))
+    {
+        return Err(out(
+            "candidate",
+            "a gauntlet's candidate must be one of its bots",
+        ));
+    }
+    Ok(())
+}
+
+/// Why a result cannot be read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadResult {
+    /// It does not belong to the tournament: a bot it does not have, or the wrong number of
+    /// seats.
+    Foreign(String),
+    /// A number out of its bounds.
+    OutOfBounds(String),
+}
+
+/// What each result of a tournament is checked against ([`ResultCheck::check`]): its field's
+/// names, and how many seats each match has — the player count, or for a Nava tournament 4 or
+/// 3 by table (from its schedule, which [`check_meta`] bounds to a few thousand matches).
+pub struct ResultCheck<'a> {
+    meta: &'a TournamentMeta,
+    field: BTreeSet<&'a str>,
+    nava_seats: Option<BTreeMap<u64, usize>>,
+}
+
+impl<'a> ResultCheck<'a> {
+    /// The check of the results of the tournament `meta` describes (checked by [`check_meta`]).
+    pub fn new(meta: &'a TournamentMeta) -> Self {
+        let nava_seats = meta.nava.map(|nava| {
+            super::schedule::build(&ScheduleSpec {
+                kind: meta.schedule,
+                bots: meta.bots.len(),
+                players: meta.players,
+                matches: meta.matches,
+                seed: meta.seed,
+                duplicate: meta.duplicate,
+                candidate: 0,
+                nava: Some(nava),
+            })
+            .into_iter()
+            .map(|m| (m.id, m.seats.len()))
+            .collect()
+        });
+        ResultCheck {
+            meta,
+            field: meta.bots.iter().map(|b| b.name.as_str()).collect(),
+            nava_seats,
+        }
+    }
+
+    /// The seats of match `id`.
+    fn seats(&self, id: u64) -> usize {
+        self.nava_seats
+            .as_ref()
+            .and_then(|by_id| by_id.get(&id).copied())
+            .unwrap_or(self.meta.players)
+    }
+
+    /// Checks one result: a match id of the schedule, players of the field in the match's
+    /// number of seats, and one score, rank, statistics and stderr range per seat, each within
+    /// its bounds.
+    ///
+    /// # Errors
+    /// [`BadResult`] saying the first thing that is wrong.
+    pub fn check(&self, result: &MatchResult) -> Result<(), BadResult> {
+        let foreign = |message: String| Err(BadResult::Foreign(message));
+        let bounds = |message: String| Err(BadResult::OutOfBounds(message));
+        let r = &result.record;
+        if result.id >= self.meta.matches {
+            return bounds(format!(
+                "match id {} is beyond the schedule's {} matches",
+                result.id, self.meta.matches
+            ));
+        }
+        if let Some(unknown) = r.players.iter().find(|p| !self.field.contains(p.as_str())) {
+            return foreign(format!("no bot is named '{unknown}'"));
+        }
+        let n = r.players.len();
+        let expected = self.seats(result.id);
+        if n != expected
+            || r.scores.len() != n
+            || r.ranks.len() != n
+            || r.stats.len() != n
+            || !(result.stderr.is_empty() || result.stderr.len() == n)
+        {
+            return foreign(format!(
+                "{n} players, scores, ranks, stats or stderr ranges where {expected} seats are played"
+            ));
+        }
+        if r.faults.iter().any(|f| f.seat >= n) {
+            return foreign("a fault of a seat that does not exist".into());
+        }
+        if let Some(score) = r.scores.iter().find(|s| s.unsigned_abs() > MAX_COUNT) {
+            return bounds(format!("a score of {score}, beyond ±{MAX_COUNT}"));
+        }
+        if let Some(rank) = r.ranks.iter().find(|&&rank| rank == 0 || rank as usize > n) {
+            return bounds(format!("a rank of {rank} in a match of {n} seats"));
+        }
+        for (seat, stats) in r.stats.iter().enumerate() {
+            let times = stats.times.count();
+            if stats.decisions > MAX_COUNT
+                || stats.substituted > stats.decisions
+                || times > stats.decisions
+            {
+                return bounds(format!(
+                    "seat {seat}: {} decisions ({} substituted, {times} timed); at most {MAX_COUNT}, and no more substituted or timed than taken",
+                    stats.decisions, stats.substituted
+                ));
+            }
+        }
+        for range in result.stderr.iter().flatten() {
+            if !crate::safe_fs::is_plain_name(&range.file) || range.from > range.to {
+                return bounds(format!(
+                    "a stderr range {:?} bytes {} to {}: a file name of stderr/ and a range from a byte to a later one",
+                    range.file, range.from, range.to
+                ));
+            }
+        }
+        Ok(())
+    }
+}
