@@ -330,8 +330,9 @@ fn rerun_says_each_bots_command_sandbox_uids_workdir_and_environment_names_but_n
     for expected in [
         format!("referee: rerun runs match 0 of {}", out.display()),
         format!("  bot 'tracer': {command}\n"),
+        "  every bot: sandbox auto, bot uids auto; no workdir, no env and the default limits unless its line says\n".to_string(),
         format!(
-            "    sandbox auto; bot uids auto; workdir {} (the referee's mark for this bot); env API_TOKEN, MODE (values not shown); limits time_limit_ms {LIMIT_MS} (default 1000)\n",
+            "    workdir {} (the referee's mark for this bot); env API_TOKEN, MODE (values not shown); limits time_limit_ms {LIMIT_MS} (default 1000)\n",
             work.display()
         ),
         "  bot 'r1': builtin:random (inside the referee)\n".to_string(),

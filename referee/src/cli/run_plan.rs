@@ -27,9 +27,17 @@ pub(super) struct RunPlan<'a> {
 }
 
 impl RunPlan<'_> {
-    /// The plan as lines for standard error, `referee: ` first.
+    /// The plan as lines for standard error, `referee: ` first: the run-wide settings once,
+    /// then a line per bot with its command, and a second line with what it has beyond the
+    /// defaults (a workdir, an environment, other limits), if anything.
     pub(super) fn render(&self) -> String {
         let mut text = format!("referee: {}\n", self.heading);
+        let _ = writeln!(
+            text,
+            "  every bot: sandbox {}, bot uids {}; no workdir, no env and the default limits unless its line says",
+            sandbox_name(self.sandbox),
+            uids_name(self.bot_uids)
+        );
         let defaults = SettingsArgs::default().resolve(None);
         for (i, bot) in self.bots.iter().enumerate() {
             let name = shown(&bot.name);
@@ -43,33 +51,27 @@ impl RunPlan<'_> {
             };
             let _ = writeln!(text, "  bot '{name}': {}", shown(&bot.describe()));
             let settings = &bot.settings;
-            let workdir = match &settings.workdir {
-                Some(dir) => {
-                    let note = self.workdir_notes.get(i).copied().flatten();
-                    let note = note.map(|n| format!(" ({n})")).unwrap_or_default();
-                    format!("{}{note}", shown(&dir.display().to_string()))
-                }
-                None => "none".into(),
-            };
-            let env = if settings.env.is_empty() {
-                "none".to_string()
-            } else {
+            let mut own = Vec::new();
+            if let Some(dir) = &settings.workdir {
+                let note = self.workdir_notes.get(i).copied().flatten();
+                let note = note.map(|n| format!(" ({n})")).unwrap_or_default();
+                own.push(format!(
+                    "workdir {}{note}",
+                    shown(&dir.display().to_string())
+                ));
+            }
+            if !settings.env.is_empty() {
                 let names: Vec<String> =
                     settings.env.keys().map(|k| shown(k).into_owned()).collect();
-                format!("{} (values not shown)", names.join(", "))
-            };
+                own.push(format!("env {} (values not shown)", names.join(", ")));
+            }
             let limits = differences(bot, &defaults);
-            let limits = if limits.is_empty() {
-                "the defaults".to_string()
-            } else {
-                limits.join(", ")
-            };
-            let _ = writeln!(
-                text,
-                "    sandbox {}; bot uids {}; workdir {workdir}; env {env}; limits {limits}",
-                sandbox_name(self.sandbox),
-                uids_name(self.bot_uids)
-            );
+            if !limits.is_empty() {
+                own.push(format!("limits {}", limits.join(", ")));
+            }
+            if !own.is_empty() {
+                let _ = writeln!(text, "    {}", own.join("; "));
+            }
         }
         for note in &self.notes {
             let _ = writeln!(text, "  {}", shown(note));
@@ -190,7 +192,7 @@ mod tests {
         .render();
         assert_eq!(
             text,
-            "referee: rerun runs:\n  bot 'a': python3 a.py\n    sandbox auto; bot uids auto; workdir /srv/w (marked); env TOKEN (values not shown); limits time_limit_ms 5000 (default 1000), memory_mb none (default 2048)\n  bot 'b': builtin:random (inside the referee)\n  from /x\\u{1b}[2J\n"
+            "referee: rerun runs:\n  every bot: sandbox auto, bot uids auto; no workdir, no env and the default limits unless its line says\n  bot 'a': python3 a.py\n    workdir /srv/w (marked); env TOKEN (values not shown); limits time_limit_ms 5000 (default 1000), memory_mb none (default 2048)\n  bot 'b': builtin:random (inside the referee)\n  from /x\\u{1b}[2J\n"
         );
         assert!(!text.contains("s3cret"));
     }

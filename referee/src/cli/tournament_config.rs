@@ -176,7 +176,8 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentSettings, Failure> {
         ));
     }
     let seed = given.or(recorded);
-    if args.resume {
+    // Said when there is something to resume: a first run with --resume is a fresh start.
+    if args.resume && out.join(crate::tournament::results::META_FILE).exists() {
         super::output::emit_err(&resume_plan(&bots, &refereeing, &out));
     }
     let process = process_options(
