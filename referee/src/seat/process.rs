@@ -638,6 +638,9 @@ impl ProcessBot {
         if self.stderr_gate.is_stopped() {
             notes.push_str(&stderr_over_budget(self.stderr_gate.budget()));
         }
+        if let Some(note) = super::seccomp::refusal_note(&self.stderr.text()) {
+            notes.push_str(note);
+        }
         notes
     }
 

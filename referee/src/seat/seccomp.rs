@@ -1,6 +1,6 @@
 //! The system-call filter every bot process runs under, in both sandbox modes: no file locks,
-//! no leases, no file-change notifications and no file-system counters, which bots in different
-//! sandboxes would otherwise share (see `docs/security.md`, "The system-call filter").
+//! no leases, no file-change notifications, no file-system counters and no shared futex wakes,
+//! which bots in different sandboxes would otherwise share (see `docs/security.md`, "The system-call filter").
 //!
 //! Advisory locks, leases and inotify watches belong to files, not to mount namespaces: a bot
 //! that holds a lock on a file of `/usr/share/zoneinfo` (read-only, in every sandbox) is seen by
@@ -26,6 +26,13 @@
 //! with its defaults), the ioctls with [`DENIED_ERRNO`]. bubblewrap does not need them: only
 //! libselinux, which it links, asks `statfs` whether SELinux is mounted, and takes a failure for
 //! "no".
+//!
+//! A futex on a page of a file is keyed by the file, which every sandbox maps through the
+//! read-only view: one bot's wake reached another bot's wait (18,000 bit/s). Shared wakes
+//! ([`DENIED_SHARED_FUTEX`], without `FUTEX_PRIVATE_FLAG`) fail with [`DENIED_ERRNO`]; a
+//! process's own threads use private futexes, and a thread's joiner is woken by the kernel, not
+//! by a system call. io_uring ([`ABSENT_CALLS`]), whose operations the kernel runs without the
+//! filter, is absent.
 //!
 //! The programs check the architecture first and kill a process that makes a system call of
 //! another one (a 32-bit `int 0x80` call from an x86-64 process: the filter does not know its
@@ -58,6 +65,24 @@ pub const DENIED_FCNTL: [(libc::c_int, &str); 8] = [
 /// (inotify, fanotify).
 pub const DENIED_CALLS: [&str; 3] = ["inotify_init", "inotify_init1", "fanotify_init"];
 
+/// The `futex` commands that wake waiters (`FUTEX_WAKE`, `FUTEX_REQUEUE`, `FUTEX_CMP_REQUEUE`,
+/// `FUTEX_WAKE_OP`, `FUTEX_WAKE_BITSET`), which the filter denies when they are shared (without
+/// `FUTEX_PRIVATE_FLAG`): a shared futex on a page of a file is keyed by the file, which every
+/// sandbox maps through the read-only view, so one bot's wake reached another's wait.
+pub const DENIED_SHARED_FUTEX: [(u32, &str); 5] = [
+    (1, "FUTEX_WAKE"),
+    (3, "FUTEX_REQUEUE"),
+    (4, "FUTEX_CMP_REQUEUE"),
+    (5, "FUTEX_WAKE_OP"),
+    (10, "FUTEX_WAKE_BITSET"),
+];
+
+/// `FUTEX_PRIVATE_FLAG` (and `FUTEX2_PRIVATE`): the futex is the process's own.
+const FUTEX_PRIVATE_FLAG: u32 = 128;
+
+/// `FUTEX_CLOCK_REALTIME`: which clock a wait's timeout is on, beside any command.
+const FUTEX_CLOCK_REALTIME: u32 = 256;
+
 /// The system call that succeeds without doing anything.
 pub const NO_OP_CALLS: [&str; 1] = ["flock"];
 
@@ -67,6 +92,12 @@ pub const HIDDEN_ERRNO: i32 = libc::ENOSYS;
 /// The system calls that fail with [`HIDDEN_ERRNO`] whatever their arguments: a file system's
 /// free blocks and inodes (`statfs`, `fstatfs`; `ustat` on x86-64 only) and its quotas.
 pub const HIDDEN_CALLS: [&str; 5] = ["statfs", "fstatfs", "ustat", "quotactl", "quotactl_fd"];
+
+/// The system calls that fail with [`HIDDEN_ERRNO`] as if the kernel had none: io_uring, whose
+/// operations the kernel runs on the bot's behalf without passing them through the filter
+/// (futex operations since Linux 6.7, among others), and which runtimes take as an option
+/// (libuv, in Node.js, falls back to its thread pool).
+pub const ABSENT_CALLS: [&str; 3] = ["io_uring_setup", "io_uring_enter", "io_uring_register"];
 
 /// The `ioctl` requests the filter denies with [`DENIED_ERRNO`]: a file system's map of free
 /// space (ext4 and XFS answer it without privileges) and the free counts of XFS and btrfs.
@@ -78,6 +109,19 @@ pub const DENIED_IOCTL: [(u32, &str); 3] = [
     // _IOWR(0x94, 20, struct btrfs_ioctl_space_args): 16 bytes.
     (0xc010_9414, "BTRFS_IOC_SPACE_INFO"),
 ];
+
+/// What glibc prints, and then aborts, when a futex call fails as it never expects: the mark of
+/// a process-shared lock or semaphore whose wake the filter refused.
+const GLIBC_FUTEX_ABORT: &str = "The futex facility returned an unexpected error code";
+
+/// A note for a fault message when a bot's stderr `tail` shows that one of its processes died
+/// of the filter's refusal of a shared futex wake (see [`DENIED_SHARED_FUTEX`]), which the bot's
+/// author would otherwise not recognise.
+pub fn refusal_note(tail: &str) -> Option<&'static str> {
+    tail.contains(GLIBC_FUTEX_ABORT).then_some(
+        "; \"The futex facility returned an unexpected error code\" is glibc's abort when the referee refuses a process-shared futex wake: a process-shared lock, semaphore or queue (Python multiprocessing's, when contended) cannot wake its waiters here; use threads, or pipes between processes (docs/security.md#the-system-call-filter)",
+    )
+}
 
 /// The numbers of the system calls the filter names, on one architecture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,6 +135,12 @@ struct Numbers {
     ustat: Option<i64>,
     quotactl: i64,
     quotactl_fd: i64,
+    /// `io_uring_setup`, `io_uring_enter`, `io_uring_register`.
+    io_uring: [i64; 3],
+    futex: i64,
+    /// The futex2 calls that wake (Linux 6.7): `futex_wake`, `futex_requeue`.
+    futex_wake: i64,
+    futex_requeue: i64,
     /// Absent from the generic table (arm64, RISC-V), which has `inotify_init1` only.
     inotify_init: Option<i64>,
     inotify_init1: i64,
@@ -115,6 +165,10 @@ const X86_64: Numbers = Numbers {
     ustat: Some(136),
     quotactl: 179,
     quotactl_fd: 443,
+    io_uring: [425, 426, 427],
+    futex: 202,
+    futex_wake: 454,
+    futex_requeue: 456,
     inotify_init: Some(253),
     inotify_init1: 294,
     fanotify_init: 300,
@@ -132,6 +186,10 @@ const GENERIC: Numbers = Numbers {
     ustat: None,
     quotactl: 60,
     quotactl_fd: 443,
+    io_uring: [425, 426, 427],
+    futex: 98,
+    futex_wake: 454,
+    futex_requeue: 456,
     inotify_init: None,
     inotify_init1: 26,
     fanotify_init: 262,
@@ -167,10 +225,10 @@ pub struct FilterError(#[source] BackendError);
 /// The three BPF programs every bot process gets, ready to install.
 #[derive(Debug)]
 pub struct BotFilter {
-    /// Fails record locks, leases, notifications and the ioctls of [`DENIED_IOCTL`] with
-    /// [`DENIED_ERRNO`].
+    /// Fails record locks, leases, notifications, shared futex wakes and the ioctls of
+    /// [`DENIED_IOCTL`] with [`DENIED_ERRNO`].
     deny: BpfProgram,
-    /// Fails the calls of [`HIDDEN_CALLS`] with [`HIDDEN_ERRNO`].
+    /// Fails the calls of [`HIDDEN_CALLS`] and [`ABSENT_CALLS`] with [`HIDDEN_ERRNO`].
     hide: BpfProgram,
     /// Makes `flock` succeed without doing anything.
     no_op: BpfProgram,
@@ -236,6 +294,40 @@ impl BotFilter {
         {
             deny.insert(ioctl, argument_is_one_of(1, &requests)?);
         }
+        // A shared wake: the command's bits but FUTEX_CLOCK_REALTIME, with FUTEX_PRIVATE_FLAG
+        // clear, are one of the waking commands.
+        let shared_wakes = DENIED_SHARED_FUTEX
+            .iter()
+            .map(|&(command, _)| {
+                SeccompCondition::new(
+                    1,
+                    SeccompCmpArgLen::Dword,
+                    SeccompCmpOp::MaskedEq((!FUTEX_CLOCK_REALTIME).into()),
+                    command.into(),
+                )
+                .and_then(|condition| SeccompRule::new(vec![condition]))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(FilterError)?;
+        for futex in with_x32(&[n.futex]) {
+            deny.insert(futex, shared_wakes.clone());
+        }
+        // futex2's wake without FUTEX2_PRIVATE in its flags (the fourth argument); its requeue
+        // reads its futexes' flags from memory, which a filter cannot see: denied.
+        let shared_wake2 = SeccompCondition::new(
+            3,
+            SeccompCmpArgLen::Dword,
+            SeccompCmpOp::MaskedEq(FUTEX_PRIVATE_FLAG.into()),
+            0,
+        )
+        .and_then(|condition| SeccompRule::new(vec![condition]))
+        .map_err(FilterError)?;
+        for call in with_x32(&[n.futex_wake]) {
+            deny.insert(call, vec![shared_wake2.clone()]);
+        }
+        for call in with_x32(&[n.futex_requeue]) {
+            deny.insert(call, Vec::new());
+        }
         let notify: Vec<i64> = n
             .inotify_init
             .into_iter()
@@ -247,6 +339,7 @@ impl BotFilter {
         let hidden: Vec<i64> = [n.statfs, n.fstatfs, n.quotactl, n.quotactl_fd]
             .into_iter()
             .chain(n.ustat)
+            .chain(n.io_uring)
             .collect();
         let hide = with_x32(&hidden)
             .into_iter()
@@ -325,7 +418,7 @@ mod tests {
     fn every_architecture_builds() {
         for arch in [TargetArch::x86_64, TargetArch::aarch64, TargetArch::riscv64] {
             let filter = BotFilter::build(arch).unwrap();
-            // 240 on x86-64 (its x32 numbers double the rules); far below the kernel's 4,096.
+            // 360 on x86-64 (its x32 numbers double the rules); far below the kernel's 4,096.
             assert!(filter.instructions() < 400, "{arch:?}: {filter:?}");
         }
     }
@@ -345,6 +438,17 @@ mod tests {
         assert_eq!(n.fstatfs, libc::SYS_fstatfs);
         assert_eq!(n.quotactl, libc::SYS_quotactl);
         assert_eq!(n.quotactl_fd, libc::SYS_quotactl_fd);
+        assert_eq!(n.futex, libc::SYS_futex);
+        assert_eq!(n.futex_wake, 454);
+        assert_eq!(n.futex_requeue, 456);
+        assert_eq!(
+            n.io_uring,
+            [
+                libc::SYS_io_uring_setup,
+                libc::SYS_io_uring_enter,
+                libc::SYS_io_uring_register
+            ]
+        );
         #[cfg(target_arch = "x86_64")]
         {
             assert_eq!(n.inotify_init, Some(libc::SYS_inotify_init));
@@ -504,6 +608,56 @@ print(call(lambda: fcntl.ioctl(fd, termios.TCGETS, bytes(64))))
         let enotty = libc::ENOTTY.to_string();
         expected.extend(["True", eperm.as_str(), enotty.as_str()]);
         assert_eq!(filtered(&script).lines().collect::<Vec<_>>(), expected);
+    }
+
+    /// A shared futex wake fails with `EPERM`, a private one runs; threads still join (the
+    /// kernel, not the filter, wakes a thread's joiner), and futex2's wake is held to the same
+    /// rule, its requeue denied.
+    #[test]
+    fn shared_futex_wakes_fail_with_eperm_and_private_ones_and_joins_run() {
+        let script = r#"
+import threading
+word = ctypes.c_uint32(0)
+addr = ctypes.addressof(word)
+FUTEX = @FUTEX@
+for command in (1, 3, 4, 5, 10):
+    print(errno(libc.syscall(ctypes.c_long(FUTEX), ctypes.c_void_p(addr), command, 1, None, ctypes.c_void_p(addr), 0)))
+print(errno(libc.syscall(ctypes.c_long(FUTEX), ctypes.c_void_p(addr), 1 | 256, 1, None, None, 0)))
+print(errno(libc.syscall(ctypes.c_long(FUTEX), ctypes.c_void_p(addr), 1 | 128, 1, None, None, 0)))
+print(errno(libc.syscall(ctypes.c_long(FUTEX), ctypes.c_void_p(addr), 10 | 128, 1, None, None, 0xffffffff)))
+t = threading.Thread(target=lambda: None)
+t.start(); t.join()
+print("joined")
+# futex_wake(uaddr, mask, nr, flags): FUTEX2_SIZE_U32 is 2, FUTEX2_PRIVATE 128.
+print(errno(libc.syscall(ctypes.c_long(454), ctypes.c_void_p(addr), ctypes.c_ulong(0xffffffff), 1, 2)))
+print(errno(libc.syscall(ctypes.c_long(454), ctypes.c_void_p(addr), ctypes.c_ulong(0xffffffff), 1, 2 | 128)))
+print(errno(libc.syscall(ctypes.c_long(456), None, 0, 1, 0)))
+"#
+        .replace("@FUTEX@", &libc::SYS_futex.to_string());
+        let eperm = DENIED_ERRNO.to_string();
+        let mut expected = vec![eperm.as_str(); 6];
+        expected.extend(["ok", "ok", "joined", eperm.as_str(), "ok", eperm.as_str()]);
+        assert_eq!(filtered(&script).lines().collect::<Vec<_>>(), expected);
+    }
+
+    /// io_uring is absent under the filter, as on a kernel without it: `io_uring_setup` (which
+    /// works here unfiltered) and the two others fail with `ENOSYS`.
+    #[test]
+    fn io_uring_is_absent() {
+        let script = r#"
+params = ctypes.create_string_buffer(120)
+print(errno(libc.syscall(ctypes.c_long(@SETUP@), 4, params)))
+print(errno(libc.syscall(ctypes.c_long(@ENTER@), 0, 0, 0, 0, 0, 0)))
+print(errno(libc.syscall(ctypes.c_long(@REGISTER@), 0, 0, 0, 0)))
+"#
+        .replace("@SETUP@", &libc::SYS_io_uring_setup.to_string())
+        .replace("@ENTER@", &libc::SYS_io_uring_enter.to_string())
+        .replace("@REGISTER@", &libc::SYS_io_uring_register.to_string());
+        let enosys = HIDDEN_ERRNO.to_string();
+        assert_eq!(
+            filtered(&script).lines().collect::<Vec<_>>(),
+            vec![enosys.as_str(); 3]
+        );
     }
 
     #[test]
