@@ -92,13 +92,39 @@ pub(super) fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T
             e.utf8_error().valid_up_to()
         ))
     })?;
-    toml::from_str(&text).map_err(|e| {
-        Failure::usage(format!(
-            "{}: {}",
-            path.display(),
-            e.to_string().trim().replace('\n', " ")
-        ))
-    })
+    toml::from_str(&text).map_err(|e| Failure::usage(toml_error(path, &text, &e)))
+}
+
+/// The most characters of a TOML file's line that an error quotes, around the place it names.
+const QUOTED_CHARS: usize = 80;
+
+/// One line for a TOML error: the file, the line and column, what is wrong, and the line it is
+/// on, cut to [`QUOTED_CHARS`] around the column and escaped: the file may be anyone's, and a line
+/// of 200,000 characters or of terminal escapes is quoted as neither.
+fn toml_error(path: &Path, text: &str, error: &toml::de::Error) -> String {
+    let message = crate::untrusted::line(error.message().trim()).into_owned();
+    let Some(at) = error.span().map(|span| span.start.min(text.len())) else {
+        return format!("{}: {message}", path.display());
+    };
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let line = &text[line_start..line_end];
+    let column = text[line_start..at].chars().count();
+    let first = column.saturating_sub(QUOTED_CHARS / 2);
+    let quoted: String = line.chars().skip(first).take(QUOTED_CHARS).collect();
+    let cut_before = if first > 0 { "…" } else { "" };
+    let cut_after = if line.chars().count() > first + QUOTED_CHARS {
+        "…"
+    } else {
+        ""
+    };
+    format!(
+        "{}: line {}, column {}: {message}: {cut_before}{}{cut_after}",
+        path.display(),
+        text[..line_start].matches('\n').count() + 1,
+        column + 1,
+        crate::untrusted::line(&quoted)
+    )
 }
 
 /// A seed drawn from the clock, for runs that were given none.
@@ -258,5 +284,30 @@ impl Refereeing {
             verbose: flags.verbose,
         };
         Ok((refereeing, settings))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{QUOTED_CHARS, toml_error};
+    use std::path::Path;
+
+    fn error_of(text: &str) -> String {
+        let error = toml::from_str::<toml::Table>(text).unwrap_err();
+        toml_error(Path::new("t.toml"), text, &error)
+    }
+
+    /// A line of 200,000 characters is quoted as 80 of them around the error; a line of
+    /// terminal escapes is quoted escaped.
+    #[test]
+    fn a_toml_error_quotes_a_short_escaped_piece_of_its_line() {
+        let long = format!("game = \"vabanque\"\nbad = {}\n", "x".repeat(200_000));
+        let said = error_of(&long);
+        assert!(said.starts_with("t.toml: line 2, column 7: "), "{said}");
+        assert!(said.len() < 250, "{} bytes: {said}", said.len());
+        assert!(said.contains(&format!("bad = {}…", "x".repeat(QUOTED_CHARS - 6))));
+        let escapes = error_of("a = [1, \u{1b}[2J\n");
+        assert!(escapes.contains("\\u{1b}[2J"), "{escapes}");
+        assert!(!escapes.contains('\u{1b}'), "{escapes}");
     }
 }

@@ -143,9 +143,12 @@ impl Page {
 }
 
 /// `text` with `&`, `<`, `>`, `"` and `'` written as character references: safe as an HTML
-/// element's text or a quoted attribute's value.
+/// element's text or a quoted attribute's value; and, as on a terminal, its control and
+/// invisible format characters but line breaks and tabs shown escaped
+/// ([`crate::untrusted::layout`]): a bot's right-to-left override does not turn a page's text
+/// around.
 pub fn escape_html(text: &str) -> String {
-    escape_with(text, |c| match c {
+    escape_with(&crate::untrusted::layout(text), |c| match c {
         '&' => Some("&amp;"),
         '<' => Some("&lt;"),
         '>' => Some("&gt;"),
@@ -243,6 +246,14 @@ mod tests {
         assert!(html.contains("<title>&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"));
         assert!(html.contains("id=\"a&quot;b\""));
         assert!(!html.contains("<img"));
+    }
+
+    #[test]
+    fn a_bots_controls_and_overrides_are_shown_escaped_and_its_line_breaks_kept() {
+        assert_eq!(
+            escape_html("a\u{202e}b\u{1b}[2J<i>\nc\td"),
+            "a\\u{202e}b\\u{1b}[2J&lt;i&gt;\nc\td"
+        );
     }
 
     #[test]
