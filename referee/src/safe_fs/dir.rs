@@ -91,11 +91,6 @@ impl SafeDir {
         Ok(dir)
     }
 
-    /// Whether what the referee writes here is for its user alone.
-    pub fn privacy(&self) -> Privacy {
-        self.privacy
-    }
-
     /// The directory, when other users could read it until the referee made it private
     /// ([`SafeDir::create`]); its `held_seed` is for the caller to say.
     pub fn made_private(&self) -> Option<MadePrivate> {
