@@ -123,7 +123,7 @@ fn another_user_reads_nothing_of_a_running_tournament() {
             "--players",
             "3",
             "--matches",
-            "3",
+            "6",
             "--seed",
             "5",
             "-j",
@@ -147,7 +147,8 @@ fn another_user_reads_nothing_of_a_running_tournament() {
         .spawn()
         .unwrap(),
     );
-    // The slow bot takes 300 ms a decision: the run goes on for seconds after its first match.
+    // The slow bot takes 300 ms a decision: the run goes on for most of a minute after its
+    // first match (it is stopped once looked at).
     wait_for_lines(&out.join("matches.jsonl"), 1);
     assert!(
         child.0.try_wait().unwrap().is_none(),

@@ -16,7 +16,7 @@
 //!
 //! A directory written for a competition is [private](Privacy::Private): checked to be the
 //! referee's user's and writable by no one else before anything is written, then 0700, and the
-//! files written in it 0600, whatever the umask ([`private`]).
+//! files written in it 0600, whatever the umask ([`Privacy`], [`create_private_file`]).
 
 mod dir;
 mod error;
