@@ -28,6 +28,7 @@ mod matches;
 mod narrative;
 mod nava;
 mod new_bot;
+mod private_results;
 mod privileges;
 mod readme;
 mod replay;

@@ -7,10 +7,10 @@ use super::board_render::{self, Legend};
 use super::bot_render::{self, BotView};
 use super::output::{errln, out};
 use crate::report::data::bot_report;
-use crate::safe_fs::SafeDir;
+use crate::safe_fs::{Privacy, SafeDir};
 use crate::tournament::Leaderboard;
 use crate::tournament::results::{
-    MatchResult, ReadBack, ResultsFile, TournamentMeta, difference, read_back,
+    MatchResult, ReadBack, ResultsFile, TournamentMeta, difference, made_private, read_back,
 };
 use protocol::ExitCode;
 use std::collections::BTreeMap;
@@ -74,7 +74,10 @@ pub fn run_merge(args: MergeArgs) -> Result<ExitCode, Failure> {
     }
     let (_, meta) = first.expect("clap requires at least one directory");
     if let Some(dir) = &args.out {
-        let dir = SafeDir::create(dir).map_err(Failure::usage)?;
+        let dir = SafeDir::create(dir, Privacy::Private).map_err(Failure::usage)?;
+        if let Some(made) = made_private(&dir).map_err(Failure::usage)? {
+            super::private_dir::note(&made);
+        }
         let (mut file, existing) = ResultsFile::open(&dir, &meta, true).map_err(Failure::usage)?;
         for (id, result) in &merged {
             if !existing.contains_key(id) {

@@ -40,7 +40,7 @@ fn validate<G: Game>(config: &MatchConfig) -> Result<G::Options, Failure> {
 fn run_game<G: Game>(mut config: MatchConfig) -> Result<ExitCode, Failure> {
     let options = validate::<G>(&config)?;
     let stderr_dir = match &config.stderr_dir {
-        Some(dir) => Some(Arc::new(SafeDir::create(dir).map_err(Failure::usage)?)),
+        Some(dir) => Some(Arc::new(super::private_dir::create(dir)?)),
         None => None,
     };
     let mut log = match &config.log {

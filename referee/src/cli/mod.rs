@@ -17,6 +17,7 @@ mod nava_render;
 mod new_bot_cmd;
 mod option_order;
 mod output;
+mod private_dir;
 mod replay_cmd;
 mod replay_html;
 mod report_cmd;

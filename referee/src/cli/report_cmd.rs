@@ -38,11 +38,21 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, Failure> {
             message: e.to_string(),
         }
     })?;
+    if let Some(made) = &written.made_private {
+        super::private_dir::note(made);
+    }
     outln!(
         "report written to {} ({} KiB): open it in a browser",
         written.index.display(),
         written.bytes.div_ceil(1024)
     );
+    if written.private {
+        outln!(
+            "note: the tournament is not finished ({} of {} matches) and the page shows its seed: the report is yours alone (700, its files 600) until it is; make it again then to publish it",
+            report.board.matches,
+            report.board.scheduled
+        );
+    }
     let replays = &written.replays;
     if !replays.pages.is_empty() {
         outln!(

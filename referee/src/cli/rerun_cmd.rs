@@ -16,6 +16,7 @@ use crate::tournament::rerun::{self, Rerun, RerunPlan};
 use crate::tournament::rerun_trust::{Review, Trust};
 use protocol::ExitCode;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Runs `referee rerun`.
 pub fn run(args: RerunArgs) -> Result<ExitCode, Failure> {
@@ -55,9 +56,15 @@ pub fn run(args: RerunArgs) -> Result<ExitCode, Failure> {
     }
     enter_tournament_directory(&plan);
     plan.check().map_err(Failure::usage)?;
-    let outputs: Vec<PathBuf> = [Some(dir.clone()), log.clone(), stderr_dir.clone()]
+    // Checked before anything changes: another user's directory is refused.
+    let stderr_dir = match &stderr_dir {
+        Some(dir) => Some(Arc::new(super::private_dir::create(dir)?)),
+        None => None,
+    };
+    let outputs: Vec<PathBuf> = [Some(dir.clone()), log.clone()]
         .into_iter()
         .flatten()
+        .chain(stderr_dir.as_ref().map(|d| d.path().to_path_buf()))
         .chain(refereeing.hide.iter().cloned())
         .collect();
     let process = super::bot_settings::process_options(
@@ -66,16 +73,12 @@ pub fn run(args: RerunArgs) -> Result<ExitCode, Failure> {
         &mut plan.bots,
         Review::origin(&trust),
     )?;
-    if let Some(d) = &stderr_dir {
-        std::fs::create_dir_all(d)
-            .map_err(|e| Failure::usage(format!("cannot create {}: {e}", d.display())))?;
-    }
     let mut match_log = match &log {
         Some(path) => MatchLog::create(path)
             .map_err(|e| Failure::usage(format!("cannot create {}: {e}", path.display())))?,
         None => MatchLog::none(),
     };
-    let rerun = until_interrupted(plan.play(&process, stderr_dir.as_deref(), &mut match_log))?;
+    let rerun = until_interrupted(plan.play(&process, stderr_dir.as_ref(), &mut match_log))?;
     match args.format {
         Format::Table => out!("{}", render(&plan, &rerun, &dir, log.as_deref())),
         Format::Json => outln!(

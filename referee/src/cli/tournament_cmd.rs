@@ -89,6 +89,9 @@ struct Progress {
 
 impl Reporter for Progress {
     fn started(&mut self, s: &Started) {
+        if let Some(made) = &s.made_private {
+            super::private_dir::note(made);
+        }
         if let Some(unit) = s.unbalanced {
             errln!(
                 "referee: note: {} matches is not a whole number of cycles ({unit} each): seats are not exactly balanced",

@@ -5,7 +5,7 @@
 use super::data::{ReportError, TournamentReport};
 use super::replays::{ReplayChoice, Replays, write_replays};
 use crate::html::Page;
-use crate::safe_fs::SafeDir;
+use crate::safe_fs::{MadePrivate, Privacy, SafeDir};
 use crate::tournament::results::ResultsError;
 use std::path::{Path, PathBuf};
 
@@ -36,16 +36,34 @@ pub struct Written {
     pub bytes: u64,
     /// The replay pages written.
     pub replays: Replays,
+    /// Whether the report is for the referee's user alone: the tournament is not finished,
+    /// and the page shows its seed ([`privacy`]).
+    pub private: bool,
+    /// The report's directory, when other users could read it until it was made private.
+    pub made_private: Option<MadePrivate>,
+}
+
+/// Who may read a report of `report`: its user alone while the tournament is not finished (the
+/// page shows the seed, the key to the deals still to come, and a replay page every hand of
+/// its match), as the results directory; once every scheduled match is played, as the umask
+/// says, to be published.
+pub fn privacy(report: &TournamentReport) -> Privacy {
+    if report.board.matches < report.board.scheduled {
+        Privacy::Private
+    } else {
+        Privacy::Published
+    }
 }
 
 /// Writes the report of `report`, read from the results directory `dir`, into the directory
-/// `out` (made if needed): `index.html`, and under `replays/` a page per match whose log is in
+/// `out` (made if needed, [private](Privacy::Private) while the tournament is not finished:
+/// [`privacy`]): `index.html`, and under `replays/` a page per match whose log is in
 /// `dir/logs/` and that `choice` takes. Each file is written new and renamed into place
 /// ([`SafeDir::replace_file`]): a link planted in `out` is replaced, never written through.
 ///
 /// # Errors
-/// [`ReportError::Write`] when a file cannot be written; [`ReportError::Results`] when `dir`
-/// cannot be opened.
+/// [`ReportError::Write`] when a file cannot be written, or `out`, private, is another user's
+/// or other users can write it; [`ReportError::Results`] when `dir` cannot be opened.
 pub fn write(
     report: &TournamentReport,
     dir: &Path,
@@ -53,7 +71,8 @@ pub fn write(
     choice: ReplayChoice,
 ) -> Result<Written, ReportError> {
     let dir = SafeDir::open(dir).map_err(ResultsError::from)?;
-    let out = SafeDir::create(out).map_err(ReportError::Write)?;
+    let privacy = privacy(report);
+    let out = SafeDir::create(out, privacy).map_err(ReportError::Write)?;
     let replays = write_replays(report, &dir, &out, choice)?;
     let mut page = Page::new(format!("{} tournament — referee report", report.meta.game));
     page.set_body(BODY)
@@ -70,5 +89,7 @@ pub fn write(
         index: out.path_of(INDEX),
         bytes: html.len() as u64,
         replays,
+        private: privacy == Privacy::Private,
+        made_private: out.made_private(),
     })
 }

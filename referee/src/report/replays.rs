@@ -136,7 +136,9 @@ mod tests {
         let report = crate::report::build(&dir).unwrap();
         let out = dir.join("report");
         let results = SafeDir::open(&dir).unwrap();
-        let into = |out: &std::path::Path| SafeDir::create(out).unwrap();
+        let into = |out: &std::path::Path| {
+            SafeDir::create(out, crate::safe_fs::Privacy::Published).unwrap()
+        };
         let all = write_replays(&report, &results, &into(&out), ReplayChoice::All).unwrap();
         assert_eq!(all.pages, (1..24).collect::<Vec<u64>>());
         let note = all.note.unwrap();

@@ -229,13 +229,14 @@ impl MatchLog {
         MatchLog { out: Sink::None }
     }
 
-    /// A log written to `path` (created or truncated).
+    /// A log written to `path` (created or truncated), for the referee's user alone: it holds
+    /// every hand ([`create_private_file`](crate::safe_fs::create_private_file)).
     ///
     /// # Errors
     /// When the file cannot be created.
     pub fn create(path: &Path) -> io::Result<Self> {
         Ok(MatchLog {
-            out: Sink::File(BufWriter::new(std::fs::File::create(path)?)),
+            out: Sink::File(BufWriter::new(crate::safe_fs::create_private_file(path)?)),
         })
     }
 

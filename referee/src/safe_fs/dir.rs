@@ -2,7 +2,8 @@
 
 use super::error::{FileError, FileErrorKind};
 use super::open::{Access, kind_name, open_checked, plain, read_to_limit};
-use rustix::fs::{self, AtFlags, FileType, Mode};
+use super::private::{MadePrivate, Privacy, open_to_others, secure_dir, secure_found};
+use rustix::fs::{self, AtFlags, FileType, Mode, OFlags};
 use rustix::io::Errno;
 use std::fs::File;
 use std::io::Write;
@@ -12,10 +13,14 @@ use std::path::{Path, PathBuf};
 /// A directory whose contents the referee does not trust (a results directory, a report's
 /// directory, a `--stderr-dir`), opened once by the name the user gave. Every file and
 /// subdirectory in it is reached by one plain name beneath this descriptor, never through a
-/// symbolic link ([module documentation](super)).
+/// symbolic link ([module documentation](super)). A [private](Privacy::Private) one is the
+/// referee's user's alone, and so is everything the referee writes or finds in it.
 pub struct SafeDir {
     fd: OwnedFd,
     path: PathBuf,
+    privacy: Privacy,
+    /// Its mode before the referee made it private, when other users had any permission.
+    was_open: Option<u32>,
 }
 
 impl std::fmt::Debug for SafeDir {
@@ -25,7 +30,8 @@ impl std::fmt::Debug for SafeDir {
 }
 
 impl SafeDir {
-    /// Opens the directory the user named (`path` is the user's: a link in it is followed).
+    /// Opens the directory the user named (`path` is the user's: a link in it is followed), to
+    /// read it: its modes are left as they are.
     ///
     /// # Errors
     /// [`FileError`]: nothing there, not a directory, or not readable.
@@ -49,16 +55,50 @@ impl SafeDir {
         Ok(SafeDir {
             fd: file.into(),
             path: path.to_path_buf(),
+            privacy: Privacy::Published,
+            was_open: None,
         })
     }
 
-    /// Makes the directory the user named, and those above it, where missing; then opens it.
+    /// Makes the directory the user named, and those above it, where missing (those above as
+    /// the umask says, the directory itself as `privacy` does); then opens it to write in it.
+    /// A [private](Privacy::Private) one is checked before anything is written — the referee's
+    /// user's, writable by no one else — and made 0700.
     ///
     /// # Errors
-    /// [`FileError`] when it cannot be made or opened.
-    pub fn create(path: &Path) -> Result<Self, FileError> {
-        std::fs::create_dir_all(path).map_err(|e| FileError::new(path, e.into()))?;
-        SafeDir::open(path)
+    /// [`FileError`] when it cannot be made or opened, or, private, when it is another user's
+    /// ([`FileErrorKind::NotYours`]) or other users can write it
+    /// ([`FileErrorKind::OthersCanWrite`]).
+    pub fn create(path: &Path, privacy: Privacy) -> Result<Self, FileError> {
+        let failed = |e: std::io::Error| FileError::new(path, e.into());
+        match (privacy, path.parent()) {
+            (Privacy::Published, _) => std::fs::create_dir_all(path).map_err(failed)?,
+            (Privacy::Private, parent) => {
+                if let Some(parent) = parent.filter(|p| !p.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(parent).map_err(failed)?;
+                }
+                match fs::mkdir(path, privacy.dir_mode()) {
+                    Ok(()) | Err(Errno::EXIST) => {}
+                    Err(errno) => return Err(failed(errno.into())),
+                }
+            }
+        }
+        let mut dir = SafeDir::open(path)?;
+        dir.privacy = privacy;
+        if privacy == Privacy::Private {
+            dir.was_open = secure_dir(dir.fd.as_fd(), path).map_err(|kind| dir.error_at(kind))?;
+        }
+        Ok(dir)
+    }
+
+    /// The directory, when other users could read it until the referee made it private
+    /// ([`SafeDir::create`]); its `held_seed` is for the caller to say.
+    pub fn made_private(&self) -> Option<MadePrivate> {
+        self.was_open.map(|mode| MadePrivate {
+            path: self.path.clone(),
+            mode,
+            held_seed: false,
+        })
     }
 
     /// The directory's path, as the user gave it.
@@ -75,29 +115,42 @@ impl SafeDir {
         FileError::new(&self.path_of(name), kind)
     }
 
-    /// The subdirectory `name`, if there is one.
-    ///
-    /// # Errors
-    /// [`FileError`] for a link or something else than a directory at the name.
-    pub fn subdir(&self, name: &str) -> Result<Option<SafeDir>, FileError> {
-        match open_checked(self.fd.as_fd(), name, Access::Directory) {
-            Ok(fd) => Ok(Some(SafeDir {
-                fd,
-                path: self.path_of(name),
-            })),
-            Err(FileErrorKind::Missing) => Ok(None),
-            Err(kind) => Err(self.error(name, kind)),
-        }
+    fn error_at(&self, kind: FileErrorKind) -> FileError {
+        FileError::new(&self.path, kind)
     }
 
-    /// The subdirectory `name`, made if missing.
+    /// The subdirectory `name`, if there is one; of a private directory, checked and made
+    /// private as [`SafeDir::create`] does.
     ///
     /// # Errors
-    /// [`FileError`] for a link or something else than a directory at the name, or one that
-    /// cannot be made.
+    /// [`FileError`] for a link or something else than a directory at the name, or, private,
+    /// one of another user or that other users can write.
+    pub fn subdir(&self, name: &str) -> Result<Option<SafeDir>, FileError> {
+        let fd = match open_checked(self.fd.as_fd(), name, Access::Directory, self.privacy) {
+            Ok(fd) => fd,
+            Err(FileErrorKind::Missing) => return Ok(None),
+            Err(kind) => return Err(self.error(name, kind)),
+        };
+        let path = self.path_of(name);
+        if self.privacy == Privacy::Private {
+            secure_dir(fd.as_fd(), &path).map_err(|kind| self.error(name, kind))?;
+        }
+        Ok(Some(SafeDir {
+            fd,
+            path,
+            privacy: self.privacy,
+            was_open: None,
+        }))
+    }
+
+    /// The subdirectory `name`, made if missing ([`SafeDir::subdir`]).
+    ///
+    /// # Errors
+    /// [`FileError`] for a link or something else than a directory at the name, one that
+    /// cannot be made, or, private, one of another user or that other users can write.
     pub fn make_subdir(&self, name: &str) -> Result<SafeDir, FileError> {
         plain(name).map_err(|kind| self.error(name, kind))?;
-        match fs::mkdirat(&self.fd, name, Mode::from_raw_mode(0o777)) {
+        match fs::mkdirat(&self.fd, name, self.privacy.dir_mode()) {
             Ok(()) | Err(Errno::EXIST) => {}
             Err(errno) => return Err(self.error(name, errno.into())),
         }
@@ -123,7 +176,7 @@ impl SafeDir {
     /// # Errors
     /// [`FileError`] for a link, something else than a regular file, or a failure to open.
     pub fn open_read(&self, name: &str) -> Result<Option<File>, FileError> {
-        match open_checked(self.fd.as_fd(), name, Access::Read) {
+        match open_checked(self.fd.as_fd(), name, Access::Read, self.privacy) {
             Ok(fd) => Ok(Some(fd.into())),
             Err(FileErrorKind::Missing) => Ok(None),
             Err(kind) => Err(self.error(name, kind)),
@@ -144,20 +197,20 @@ impl SafeDir {
     }
 
     /// Opens the regular file `name` to append to it, made (empty) if missing. A file there
-    /// must have no other name.
+    /// must have no other name. In a private directory it is made 0600.
     ///
     /// # Errors
     /// [`FileError`] for a link, something else than a regular file, a file of several names,
     /// or a failure to open.
     pub fn open_append(&self, name: &str) -> Result<File, FileError> {
-        open_checked(self.fd.as_fd(), name, Access::Append)
+        open_checked(self.fd.as_fd(), name, Access::Append, self.privacy)
             .map(File::from)
             .map_err(|kind| self.error(name, kind))
     }
 
     /// Makes `name` a new, empty regular file, open for writing: whatever was at the name (a
     /// file of an earlier run, a link) is removed first — the name only, never what a link
-    /// points to; a directory there is refused.
+    /// points to; a directory there is refused. In a private directory it is made 0600.
     ///
     /// # Errors
     /// [`FileError`] for a directory at the name, or a failure to remove or make it.
@@ -176,7 +229,7 @@ impl SafeDir {
             }
             Err(errno) => return Err(self.error(name, errno.into())),
         }
-        open_checked(self.fd.as_fd(), name, Access::CreateNew)
+        open_checked(self.fd.as_fd(), name, Access::CreateNew, self.privacy)
             .map(File::from)
             .map_err(|kind| self.error(name, kind))
     }
@@ -210,7 +263,8 @@ impl SafeDir {
     }
 
     /// Checks that `name`, if anything is there, is a regular file of one name (a link is not
-    /// followed).
+    /// followed); in a private directory, one that group or other users have permissions on
+    /// loses them.
     ///
     /// # Errors
     /// [`FileError`] for a link, something else than a regular file, a file of several names,
@@ -221,7 +275,7 @@ impl SafeDir {
     }
 
     /// Checks that every entry of the directory is a regular file of one name
-    /// ([`SafeDir::check_file`]).
+    /// ([`SafeDir::check_file`]), and, in a private directory, private.
     ///
     /// # Errors
     /// [`FileError`] naming the first entry that is not, or a failure to read the directory.
@@ -238,7 +292,11 @@ impl SafeDir {
     }
 
     /// [`SafeDir::check_file`] of `name`, shown as `shown`.
-    fn check_entry(&self, name: impl rustix::path::Arg, shown: &str) -> Result<(), FileError> {
+    fn check_entry(
+        &self,
+        name: impl rustix::path::Arg + Copy,
+        shown: &str,
+    ) -> Result<(), FileError> {
         let stat = match fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW) {
             Ok(stat) => stat,
             Err(Errno::NOENT) => return Ok(()),
@@ -248,7 +306,7 @@ impl SafeDir {
             FileType::RegularFile if stat.st_nlink as u64 > 1 => {
                 FileErrorKind::HardLinked(stat.st_nlink as u64)
             }
-            FileType::RegularFile => return Ok(()),
+            FileType::RegularFile => return self.secure_entry(name, shown, stat.st_mode),
             FileType::Symlink => FileErrorKind::Link,
             found => FileErrorKind::WrongType {
                 found: kind_name(found),
@@ -256,5 +314,40 @@ impl SafeDir {
             },
         };
         Err(self.error(shown, kind))
+    }
+
+    /// In a private directory, takes the permissions of group and other users from the
+    /// regular file of one name at `name`, if there is one; anything else there is left as it
+    /// is (for the caller to refuse, if it must).
+    ///
+    /// # Errors
+    /// [`FileError`] for a bad name, or a file that cannot be looked at or changed.
+    pub fn keep_private(&self, name: &str) -> Result<(), FileError> {
+        plain(name).map_err(|kind| self.error(name, kind))?;
+        match fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW) {
+            Ok(stat) => self.secure_entry(name, name, stat.st_mode),
+            Err(Errno::NOENT) => Ok(()),
+            Err(errno) => Err(self.error(name, errno.into())),
+        }
+    }
+
+    /// Takes the permissions of group and other users from the file `name` (of mode `mode`
+    /// when looked at) of a private directory, if it is a regular file of one name, through a
+    /// descriptor: never a link's target, nor a file that has another name elsewhere.
+    fn secure_entry(
+        &self,
+        name: impl rustix::path::Arg,
+        shown: &str,
+        mode: u32,
+    ) -> Result<(), FileError> {
+        let regular = FileType::from_raw_mode(mode) == FileType::RegularFile;
+        if self.privacy != Privacy::Private || !regular || !open_to_others(mode) {
+            return Ok(());
+        }
+        // One part, read from the directory itself: O_NOFOLLOW is all it takes.
+        let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let fd = fs::openat(&self.fd, name, flags | OFlags::NOCTTY, Mode::empty())
+            .map_err(|errno| self.error(shown, errno.into()))?;
+        secure_found(fd.as_fd()).map_err(|kind| self.error(shown, kind))
     }
 }

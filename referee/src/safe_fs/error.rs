@@ -1,6 +1,7 @@
 //! Why a file of a directory the referee does not trust, or a file a user named, is refused.
 
 use super::limits::shown;
+use crate::seat::users::reach::mode_string;
 use std::path::{Path, PathBuf};
 
 /// A file that cannot be opened, read or written as the referee needs it: its path and why.
@@ -78,6 +79,35 @@ pub enum FileErrorKind {
     /// A name that is not one plain part of a path.
     #[error("{0:?} is not a file name of the directory (one part: no '/', not '.' or '..')")]
     BadName(String),
+    /// A directory the referee would write privately that another user owns.
+    #[error(
+        "is owned by uid {owner}, not by the referee's user (uid {user}): {} ({:o}); that user could read and change what the referee writes there: give a new directory, which the referee makes private (700)",
+        mode_string(*mode),
+        mode & 0o7777
+    )]
+    NotYours {
+        /// The directory's owner.
+        owner: u32,
+        /// The referee's (effective) user.
+        user: u32,
+        /// The directory's mode.
+        mode: u32,
+    },
+    /// A directory the referee would write privately that group or other users can write.
+    #[error(
+        "is {} ({:o}, owner uid {owner}): other users can write it, and could rename or replace what the referee writes there; give a new directory, which the referee makes private (700), or make this one yours alone: chmod go-w {}",
+        mode_string(*mode),
+        mode & 0o7777,
+        dir.display()
+    )]
+    OthersCanWrite {
+        /// The directory, for the command that fixes it.
+        dir: PathBuf,
+        /// Its mode.
+        mode: u32,
+        /// Its owner.
+        owner: u32,
+    },
     /// Any other failure of the system.
     #[error("{0}")]
     Io(#[from] std::io::Error),

@@ -13,12 +13,19 @@
 //! makes are new (`O_CREAT | O_EXCL`), written whole under a temporary name and renamed into
 //! place, or appended to once checked. Every read is bounded ([`limits`]); what can be big is
 //! read line by line ([`BoundedLines`]).
+//!
+//! A directory written for a competition is [private](Privacy::Private): checked to be the
+//! referee's user's and writable by no one else before anything is written, then 0700, and the
+//! files written in it 0600, whatever the umask ([`Privacy`], [`create_private_file`]).
 
 mod dir;
 mod error;
 pub mod limits;
 mod lines;
 mod open;
+mod private;
+#[cfg(test)]
+mod private_tests;
 #[cfg(test)]
 mod tests;
 
@@ -26,3 +33,4 @@ pub use dir::SafeDir;
 pub use error::{FileError, FileErrorKind};
 pub use lines::BoundedLines;
 pub use open::{is_plain_name, open_named, read_named, read_to_limit};
+pub use private::{MadePrivate, Privacy, create_private_file};

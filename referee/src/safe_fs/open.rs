@@ -2,6 +2,7 @@
 //! non-blocking open and a look at what was opened before it is used; bounded reads.
 
 use super::error::{FileError, FileErrorKind};
+use super::private::{Privacy, secure_written};
 use rustix::fs::{self, AtFlags, FileType, Mode, OFlags, ResolveFlags};
 use rustix::io::Errno;
 use std::fs::File;
@@ -62,20 +63,21 @@ pub(super) fn plain(name: &str) -> Result<(), FileErrorKind> {
 /// Opens `name` beneath `dir` for `access`, and checks what it is: a regular file (of one name,
 /// to be written to) or a directory, as `access` needs. A FIFO or a device is opened
 /// non-blocking, so nothing waits for a writer or a reader; the flag is cleared once the file is
-/// known to be regular.
+/// known to be regular. A file written in a [private](Privacy::Private) directory is made 0600.
 pub(super) fn open_checked(
     dir: BorrowedFd<'_>,
     name: &str,
     access: Access,
+    privacy: Privacy,
 ) -> Result<OwnedFd, FileErrorKind> {
     plain(name)?;
     let flags = access.flags();
     // openat2 takes a mode only with O_CREAT.
-    let mode = Mode::from_raw_mode(if flags.contains(OFlags::CREATE) {
-        0o666
+    let mode = if flags.contains(OFlags::CREATE) {
+        privacy.file_mode()
     } else {
-        0
-    });
+        Mode::empty()
+    };
     let fd =
         open_beneath(dir, name, flags, mode).map_err(|errno| refusal(dir, name, errno, access))?;
     let stat = fs::fstat(&fd)?;
@@ -93,6 +95,9 @@ pub(super) fn open_checked(
     let names = stat.st_nlink as u64;
     if matches!(access, Access::Append) && names > 1 {
         return Err(FileErrorKind::HardLinked(names));
+    }
+    if privacy == Privacy::Private && matches!(access, Access::Append | Access::CreateNew) {
+        secure_written(fd.as_fd(), stat.st_mode)?;
     }
     blocking(fd.as_fd())?;
     Ok(fd)

@@ -34,6 +34,9 @@ pub struct Started {
     /// When the match count is not a multiple of the format's balanced unit (seats then not
     /// exactly balanced): that unit.
     pub unbalanced: Option<u64>,
+    /// The results directory, when other users could read it until the run made it private
+    /// (made by an older referee, or by `mkdir`).
+    pub made_private: Option<crate::safe_fs::MadePrivate>,
 }
 
 /// How a run ended (also returned by [`run`](super::run)).

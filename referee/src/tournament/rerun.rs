@@ -7,7 +7,7 @@ use super::run_record::RunRecord;
 use crate::runner::{
     MatchLog, MatchRecord, MatchSettings, RunError, play_match, shutdown_players, start_players,
 };
-use crate::safe_fs::{FileError, SafeDir};
+use crate::safe_fs::SafeDir;
 use crate::seat::{BotSpec, BotSpecError, ProcessOptions, StderrFile};
 use engine::{Game, GameKind, UnknownGame};
 use std::path::{Path, PathBuf};
@@ -55,9 +55,6 @@ pub enum RerunError {
     /// A bot cannot be started as recorded (its command is gone, or not executable here).
     #[error(transparent)]
     Bot(#[from] BotSpecError),
-    /// The directory for the bots' stderr cannot be made or opened.
-    #[error(transparent)]
-    StderrDir(#[from] FileError),
     /// The referee failed while playing (the log could not be written).
     #[error(transparent)]
     Run(#[from] RunError),
@@ -198,7 +195,8 @@ impl RerunPlan {
     }
 
     /// Plays the match again with `process` (the sandbox and hidden paths), saving each bot's
-    /// stderr to `stderr_dir/NAME.stderr` if given and writing the log to `log`. Must be
+    /// stderr to `NAME.stderr` of `stderr_dir` if given (made by the caller, private:
+    /// [`SafeDir::create`]) and writing the log to `log`. Must be
     /// called inside a Tokio runtime; every bot process is stopped when it returns.
     ///
     /// # Errors
@@ -206,7 +204,7 @@ impl RerunPlan {
     pub async fn play(
         &self,
         process: &ProcessOptions,
-        stderr_dir: Option<&Path>,
+        stderr_dir: Option<&Arc<SafeDir>>,
         log: &mut MatchLog,
     ) -> Result<Rerun, RerunError> {
         let kind = GameKind::from_name(&self.meta.game)?;
@@ -216,16 +214,11 @@ impl RerunPlan {
     async fn play_game<G: Game>(
         &self,
         process: &ProcessOptions,
-        stderr_dir: Option<&Path>,
+        stderr_dir: Option<&Arc<SafeDir>>,
         log: &mut MatchLog,
     ) -> Result<Rerun, RerunError> {
         let options = self.prepared::<G>()?;
-        let stderr_dir = stderr_dir.map(SafeDir::create).transpose()?.map(Arc::new);
-        let stderr_file = |spec: &BotSpec| {
-            stderr_dir
-                .as_ref()
-                .map(|d| StderrFile::of_bot(d, &spec.name))
-        };
+        let stderr_file = |spec: &BotSpec| stderr_dir.map(|d| StderrFile::of_bot(d, &spec.name));
         let mut players = start_players::<G>(&self.bots, &options, process, &stderr_file).await;
         let settings = MatchSettings {
             match_id: self.recorded.id.to_string(),

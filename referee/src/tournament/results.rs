@@ -9,7 +9,7 @@ use super::bounds::{BadResult, OutOfBounds, ResultCheck, check_meta};
 use super::run_record::RUN_FILE;
 use crate::runner::MatchRecord;
 use crate::safe_fs::limits::{META_BYTES, RESULT_LINE_BYTES};
-use crate::safe_fs::{BoundedLines, FileError, FileErrorKind, SafeDir};
+use crate::safe_fs::{BoundedLines, FileError, FileErrorKind, MadePrivate, SafeDir};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -24,6 +24,8 @@ pub const META_FILE: &str = "tournament.json";
 pub const STDERR_DIR: &str = "stderr";
 /// The directory of the match logs (`--logs`).
 pub const LOGS_DIR: &str = "logs";
+/// The lock a run holds on its results directory (`flock`), while it writes there.
+const LOCK_FILE: &str = ".lock";
 
 /// One finished match, as a line of `matches.jsonl`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -401,6 +403,19 @@ pub fn read_back(path: &Path) -> Result<ReadBack, ResultsError> {
     Ok(ReadBack { dir, meta, results })
 }
 
+/// The results directory `dir` (made [private](crate::safe_fs::Privacy::Private)), when other users could read
+/// it until then, and whether it held a tournament, and so its seed.
+///
+/// # Errors
+/// [`ResultsError`] when `tournament.json` cannot be looked at.
+pub fn made_private(dir: &SafeDir) -> Result<Option<MadePrivate>, ResultsError> {
+    let Some(mut made) = dir.made_private() else {
+        return Ok(None);
+    };
+    made.held_seed = dir.holds(META_FILE)?;
+    Ok(Some(made))
+}
+
 /// The results file of a running tournament. It holds an exclusive lock on the directory
 /// (`.lock`, with `flock`) while it lives, so two runs never write one directory at once.
 pub struct ResultsFile {
@@ -411,7 +426,7 @@ pub struct ResultsFile {
 
 fn lock(dir: &SafeDir) -> Result<File, ResultsError> {
     use std::os::fd::AsRawFd;
-    let file = dir.open_append(".lock")?;
+    let file = dir.open_append(LOCK_FILE)?;
     // SAFETY: flock on a file descriptor this function owns.
     if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
         return Err(ResultsError::Locked(dir.path().to_path_buf()));
@@ -422,9 +437,11 @@ fn lock(dir: &SafeDir) -> Result<File, ResultsError> {
 /// Checks what the referee will write to in an existing directory before it writes anything:
 /// `run.json` (replaced, not written through, but a link there says the directory was tampered
 /// with) and every file of `stderr/` and `logs/` (appended to, or replaced) must be regular
-/// files of one name.
+/// files of one name; in a private directory, they and `tournament.json` are made private.
 fn check_writable(dir: &SafeDir) -> Result<(), ResultsError> {
     dir.check_file(RUN_FILE)?;
+    // Read, not written: made private here (what is written is, as it is opened).
+    dir.keep_private(META_FILE)?;
     for name in [STDERR_DIR, LOGS_DIR] {
         if let Some(sub) = dir.subdir(name)? {
             sub.check_entries()?;

@@ -9,14 +9,14 @@ use super::config::TournamentConfig;
 use super::nava::MIN_BOTS;
 use super::progress::Tally;
 use super::report::{Outcome, Reporter, Started};
-use super::results::{LOGS_DIR, MetaBot, ResultsError, STDERR_DIR, read_results};
+use super::results::{LOGS_DIR, MetaBot, ResultsError, STDERR_DIR, made_private, read_results};
 use super::run_record::RunRecord;
 use super::schedule::nava::{HANDS, ROUNDS};
 use super::schedule::{ScheduleKind, ScheduleSpec, ScheduledMatch};
 use super::scoring::leaderboard;
 use super::{MatchResult, PoolSettings, ResultsFile, TournamentMeta, run_pool};
 use crate::runner::RunError;
-use crate::safe_fs::SafeDir;
+use crate::safe_fs::{Privacy, SafeDir};
 use crate::seat::BotSpecError;
 use engine::Game;
 use std::future::Future;
@@ -304,7 +304,8 @@ async fn run_game<G: Game>(
         scheduled.retain(|m| m.id % n == k);
     }
     let share = scheduled.len() as u64;
-    let dir = SafeDir::create(&config.out).map_err(ResultsError::from)?;
+    let dir = SafeDir::create(&config.out, Privacy::Private).map_err(ResultsError::from)?;
+    let made_private = made_private(&dir)?;
     let (mut file, done) = ResultsFile::open(&dir, &meta, config.resume)?;
     scheduled.retain(|m| !done.contains_key(&m.id));
     let cwd = std::env::current_dir().unwrap_or_default();
@@ -328,6 +329,7 @@ async fn run_game<G: Game>(
         out: config.out.clone(),
         nava: spec.nava,
         unbalanced,
+        made_private,
     });
     let names: Vec<String> = config.bots.iter().map(|b| b.name.clone()).collect();
     let mut tally = Tally::new(&names);
