@@ -181,7 +181,10 @@ fn under_turn_isolation_a_bot_does_not_run_while_others_are_on_move() {
     if !has_mechanism(&out, "freezer") {
         skipped(
             "under_turn_isolation_a_bot_does_not_run_while_others_are_on_move",
-            "no freezer control group here",
+            &format!(
+                "no freezer control group here; the referee said: {}",
+                stderr(&out).lines().next().unwrap_or_default()
+            ),
         );
         return;
     }
