@@ -8,20 +8,26 @@
 //! reader says so once ([`Piece::Blanks`]), and the wire makes that the fault.
 //!
 //! [`LineReader::next_buffered`] takes what the bot has written so far — the bytes already
-//! read and those waiting in the pipe — without waiting ([`ReadNow`]): the wire calls it just
-//! before it writes a request, so that it can tell the lines written before the request from
-//! those written after it.
+//! read and those waiting in the pipe — without waiting ([`PipeRead::read_now`]): the wire calls
+//! it just before it writes a request, so that it can tell the lines written before the request
+//! from those written after it.
+//!
+//! Reads are paced ([`super::pace`]): after [`REQUEST_BURST`] small reads (given back at each
+//! request, [`LineReader::refill_pace`]), the next read waits for the pace's gap, so that a
+//! line written a byte at a time costs the referee a read per gap, not one per byte.
 
+use super::pace::ReadPace;
+use super::pipe::PipeRead;
 use std::io;
-use std::os::fd::AsRawFd;
-use std::pin::Pin;
-use std::task::{Context, Poll};
-use tokio::io::{AsyncRead, AsyncReadExt, DuplexStream, ReadBuf};
-use tokio::process::ChildStdout;
 use tokio_util::bytes::{Buf, Bytes, BytesMut};
 
 /// How many bytes one read asks for at most.
 const READ_CHUNK: usize = 64 * 1024;
+
+/// How many small reads a bot's output is given at each request (and at its start) before the
+/// pace's gap applies ([`super::pace`]): a reply written in up to this many pieces is seen as
+/// soon as its newline comes.
+pub(crate) const REQUEST_BURST: u32 = 8;
 
 /// How many bytes of an over-long line are kept to show what it was.
 const OVERLONG_HEAD: usize = 200;
@@ -36,46 +42,6 @@ pub(crate) enum Piece {
     /// A line over the cap; the rest of it is skipped. Its beginning is kept
     /// ([`LineReader::take_overlong_head`]).
     TooLong,
-}
-
-/// A byte stream whose bytes already written can be taken without waiting.
-pub(crate) trait ReadNow {
-    /// Reads into `buf` what is there now: `Ok(0)` at the end of the stream, an error of kind
-    /// [`io::ErrorKind::WouldBlock`] when nothing is.
-    fn read_now(&mut self, buf: &mut [u8]) -> io::Result<usize>;
-}
-
-impl ReadNow for ChildStdout {
-    /// One `read(2)` of the pipe, which tokio keeps non-blocking: exact, whether or not
-    /// tokio's reactor has seen the bytes arrive yet, and one system call whether or not
-    /// anything is there.
-    fn read_now(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let fd = self.as_raw_fd();
-        // SAFETY: `buf` is valid for `buf.len()` bytes; the descriptor is this pipe's.
-        let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
-        if n < 0 {
-            Err(io::Error::last_os_error())
-        } else {
-            Ok(n as usize)
-        }
-    }
-}
-
-impl ReadNow for DuplexStream {
-    /// One poll of the in-memory pipe, outside tokio's cooperative budget (which could
-    /// otherwise say "not now" with bytes there).
-    fn read_now(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let mut read = ReadBuf::new(buf);
-        let once = std::future::poll_fn(|cx: &mut Context<'_>| {
-            Poll::Ready(Pin::new(&mut *self).poll_read(cx, &mut read))
-        });
-        let polled = futures::FutureExt::now_or_never(tokio::task::unconstrained(once));
-        match polled {
-            Some(Poll::Ready(Ok(()))) => Ok(read.filled().len()),
-            Some(Poll::Ready(Err(e))) => Err(e),
-            _ => Err(io::ErrorKind::WouldBlock.into()),
-        }
-    }
 }
 
 /// Lines read from a bot's output.
@@ -98,9 +64,11 @@ pub(crate) struct LineReader<R> {
     overlong_head: Option<Vec<u8>>,
     /// Bytes read from the stream so far.
     received: u64,
+    /// The pace of the small reads.
+    pace: ReadPace,
 }
 
-impl<R: AsyncRead + ReadNow + Unpin> LineReader<R> {
+impl<R: PipeRead> LineReader<R> {
     /// A reader of lines of at most `max` bytes from `reader`.
     pub fn new(reader: R, max: usize) -> Self {
         LineReader {
@@ -114,7 +82,13 @@ impl<R: AsyncRead + ReadNow + Unpin> LineReader<R> {
             blank_alarm: None,
             overlong_head: None,
             received: 0,
+            pace: ReadPace::new(REQUEST_BURST),
         }
+    }
+
+    /// Gives the pace its burst back: a request is about to be written.
+    pub fn refill_pace(&mut self) {
+        self.pace.refill();
     }
 
     /// The stream read from.
@@ -164,25 +138,26 @@ impl<R: AsyncRead + ReadNow + Unpin> LineReader<R> {
     /// ([`LineReader::next_buffered`]): a bot that shares the referee's core usually runs as
     /// soon as its request is written and has replied by the time this is called, and its
     /// reply is then read with one `read(2)`, without a turn of tokio's reactor (an
-    /// `epoll_wait`) or a timer. Only when nothing is there does the read wait.
+    /// `epoll_wait`) or a timer. Only when nothing is there does the read wait, or, when the
+    /// pace holds the next read, sleep until it may be made.
     pub async fn next(&mut self) -> Option<io::Result<Piece>> {
         loop {
-            if let Some(piece) = self.decode() {
-                return Some(Ok(piece));
-            }
-            if self.eof {
-                return self.finish().map(Ok);
-            }
             if let Some(piece) = self.next_buffered() {
                 return Some(piece);
             }
             if self.eof {
                 return self.finish().map(Ok);
             }
-            self.buf.reserve(READ_CHUNK);
-            match self.reader.read_buf(&mut self.buf).await {
+            if let Some(at) = self.pace.hold() {
+                tokio::time::sleep_until(at).await;
+                continue;
+            }
+            let spare = spare(&mut self.buf);
+            let asked = spare.len();
+            match self.reader.read_wait(spare).await {
                 Ok(0) => self.eof = true,
-                Ok(n) => self.received += n as u64,
+                // SAFETY: `n` bytes were written by the read into the spare capacity.
+                Ok(n) => unsafe { self.filled(n, asked) },
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Some(Err(e)),
             }
@@ -190,7 +165,7 @@ impl<R: AsyncRead + ReadNow + Unpin> LineReader<R> {
     }
 
     /// The next piece of what the bot has written so far, without waiting: `None` when there
-    /// is none (yet, or at the end of the stream).
+    /// is none (yet, or at the end of the stream), or when the pace holds the next read.
     pub fn next_buffered(&mut self) -> Option<io::Result<Piece>> {
         loop {
             if let Some(piece) = self.decode() {
@@ -199,23 +174,31 @@ impl<R: AsyncRead + ReadNow + Unpin> LineReader<R> {
             if self.eof {
                 return self.finish().map(Ok);
             }
-            self.buf.reserve(READ_CHUNK);
-            let spare = self.buf.spare_capacity_mut();
-            let len = spare.len().min(READ_CHUNK);
-            // SAFETY: the bytes are only read into, then exposed up to what was read.
-            let spare = unsafe { std::slice::from_raw_parts_mut(spare.as_mut_ptr().cast(), len) };
+            if self.pace.hold().is_some() {
+                return None;
+            }
+            let spare = spare(&mut self.buf);
+            let asked = spare.len();
             match self.reader.read_now(spare) {
                 Ok(0) => self.eof = true,
-                Ok(n) => {
-                    // SAFETY: `n` bytes were written by the read.
-                    unsafe { self.buf.set_len(self.buf.len() + n) };
-                    self.received += n as u64;
-                }
+                // SAFETY: `n` bytes were written by the read into the spare capacity.
+                Ok(n) => unsafe { self.filled(n, asked) },
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => return None,
                 Err(e) => return Some(Err(e)),
             }
         }
+    }
+
+    /// Takes `n` bytes that a read of `asked` wrote into the buffer's spare capacity.
+    ///
+    /// # Safety
+    /// The `n` bytes after the buffer's length must have been written.
+    unsafe fn filled(&mut self, n: usize, asked: usize) {
+        // SAFETY: the caller's promise.
+        unsafe { self.buf.set_len(self.buf.len() + n) };
+        self.received += n as u64;
+        self.pace.count(n, asked);
     }
 
     /// The next piece in the buffer, if a whole one is there.
@@ -307,10 +290,27 @@ impl<R: AsyncRead + ReadNow + Unpin> LineReader<R> {
     }
 }
 
+/// [`READ_CHUNK`] bytes of `buf`'s spare capacity, to read into.
+fn spare(buf: &mut BytesMut) -> &mut [u8] {
+    buf.reserve(READ_CHUNK);
+    let spare = buf.spare_capacity_mut();
+    let len = spare.len().min(READ_CHUNK);
+    // SAFETY: the bytes are only read into, then exposed up to what was read
+    // ([`LineReader::filled`]).
+    unsafe { std::slice::from_raw_parts_mut(spare.as_mut_ptr().cast(), len) }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::super::pace::GAP;
+    use super::super::pipe::CountedReads;
     use super::*;
-    use tokio::io::AsyncWriteExt;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+    use tokio::io::{AsyncWriteExt, DuplexStream};
+    use tokio::task::JoinHandle;
+    use tokio::time::Instant;
 
     /// Every piece of `input` written at once, then the end: lines shown as text.
     async fn pieces(input: &[u8], max: usize, alarm: Option<u64>) -> (Vec<String>, u64) {
@@ -370,5 +370,97 @@ mod tests {
         };
         assert_eq!(&line[..], b"{\"partial\"}");
         assert!(!reader.has_partial_line());
+    }
+
+    /// A reader of lines of up to 1 MiB from an in-memory pipe that counts its reads, and the
+    /// bot's end of the pipe.
+    fn counted() -> (LineReader<CountedReads>, Arc<AtomicUsize>, DuplexStream) {
+        let (pipe, bot) = CountedReads::pipe();
+        let reads = pipe.reads.clone();
+        (LineReader::new(pipe, 1 << 20), reads, bot)
+    }
+
+    /// A bot that writes each of `pieces` in one `write`, `every` apart (and nothing after the
+    /// last); its task gives back when it wrote the last, and its end of the pipe, still open.
+    fn write_pieces(
+        mut bot: DuplexStream,
+        pieces: Vec<Vec<u8>>,
+        every: Duration,
+    ) -> JoinHandle<(Instant, DuplexStream)> {
+        tokio::spawn(async move {
+            let last = pieces.len();
+            for (i, piece) in pieces.into_iter().enumerate() {
+                bot.write_all(&piece).await.unwrap();
+                if i + 1 < last {
+                    tokio::time::sleep(every).await;
+                }
+            }
+            (Instant::now(), bot)
+        })
+    }
+
+    /// `text` a byte a piece.
+    fn bytes(text: &[u8]) -> Vec<Vec<u8>> {
+        text.iter().map(|&b| vec![b]).collect()
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_line_dripped_a_byte_at_a_time_costs_a_read_per_gap_and_is_seen_a_gap_after_it_ends()
+    {
+        let (mut reader, reads, bot) = counted();
+        // 10,000 spaces then a reply, a byte every 100 µs: a second of writes.
+        let line = [vec![b' '; 10_000], b"{\"id\":1}\n".to_vec()].concat();
+        let writes = line.len();
+        let bot = write_pieces(bot, bytes(&line), Duration::from_micros(100));
+        let started = Instant::now();
+        let Some(Ok(Piece::Line(read))) = reader.next().await else {
+            panic!("the line ends");
+        };
+        let seen = Instant::now();
+        assert_eq!(read.trim_ascii(), b"{\"id\":1}");
+        let (ended, _bot) = bot.await.unwrap();
+        assert!(seen - ended <= GAP, "seen {:?} after its end", seen - ended);
+        let gaps = ((seen - started).as_micros() / GAP.as_micros()) as usize;
+        let reads = reads.load(Ordering::Relaxed);
+        assert!(
+            reads <= REQUEST_BURST as usize + gaps + 2,
+            "{reads} reads of {writes} writes in {gaps} gaps"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_reply_in_a_few_pieces_is_seen_as_soon_as_its_newline_comes_at_every_request() {
+        let (mut reader, reads, mut bot) = counted();
+        for request in 1..=3 {
+            reader.refill_pace();
+            // Eight pieces, a millisecond apart: each read on its own.
+            let reply = format!("{{\"type\":\"action\",\"id\":{request},\"action\":7}}\n");
+            let pieces = reply.as_bytes().chunks(reply.len().div_ceil(8));
+            let pieces: Vec<Vec<u8>> = pieces.map(<[u8]>::to_vec).collect();
+            assert_eq!(pieces.len(), REQUEST_BURST as usize);
+            let writer = write_pieces(bot, pieces, Duration::from_millis(1));
+            let Some(Ok(Piece::Line(line))) = reader.next().await else {
+                panic!("the reply ends");
+            };
+            let seen = Instant::now();
+            assert_eq!(line, reply.trim_end().as_bytes());
+            let (ended, rest) = writer.await.unwrap();
+            assert_eq!(seen, ended, "seen at once (request {request})");
+            bot = rest;
+        }
+        assert_eq!(reads.load(Ordering::Relaxed), 3 * REQUEST_BURST as usize);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn blank_lines_dripped_ring_the_alarm_within_a_gap_of_the_burst() {
+        let (mut reader, reads, bot) = counted();
+        reader.watch_blank(Some(16));
+        let _bot = write_pieces(bot, bytes(&[b'\n'; 10_000]), Duration::from_micros(100));
+        let started = Instant::now();
+        let Some(Ok(Piece::Blanks)) = reader.next().await else {
+            panic!("more blank lines than the allowance");
+        };
+        assert!(started.elapsed() <= GAP + Duration::from_millis(1));
+        assert!(reads.load(Ordering::Relaxed) <= REQUEST_BURST as usize + 1);
     }
 }

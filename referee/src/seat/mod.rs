@@ -16,6 +16,8 @@ pub mod limits;
 mod lines;
 pub mod memory;
 pub mod notice;
+mod pace;
+mod pipe;
 pub mod proc_view;
 pub mod process;
 mod procfs;

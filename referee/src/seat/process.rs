@@ -15,6 +15,7 @@ use super::environment;
 use super::limits::{self, ResourceLimits, RlimitResource};
 use super::memory::{self, PeakMemory};
 use super::proc_view::FixedFiles;
+use super::pipe::Pipe;
 use super::procfs;
 use super::reply::{excerpt, parse};
 use super::sandbox::Sandbox;
@@ -28,11 +29,11 @@ use process_wrap::tokio::{ChildWrapper, CommandWrap, KillOnDrop, ProcessGroup};
 use protocol::{FaultKind, FromBot, HelloReply, PROTOCOL_VERSION};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
-use tokio::process::{ChildStdin, ChildStdout};
+use tokio::process::ChildStdin;
 use tokio::time::{Instant, timeout, timeout_at};
 
 /// How long a bot process that is ending — its output closed, or its grace after `goodbye`
@@ -124,7 +125,7 @@ pub struct StderrSpan {
 pub struct ProcessBot {
     child: Box<dyn ChildWrapper>,
     /// Its stdin and stdout, spoken to in protocol lines.
-    wire: Wire<ChildStdout, ChildStdin>,
+    wire: Wire<Pipe, ChildStdin>,
     stderr: StderrTail,
     /// The task draining stderr; awaited (briefly) at the end so the last lines are kept.
     drain: Option<tokio::task::JoinHandle<()>>,
@@ -235,10 +236,28 @@ impl ProcessBot {
         let pid = child.id().unwrap_or(0);
         let quota = quota.map(|q| q.watch(pid, cgroup.as_ref().and_then(BotCgroup::killer)));
         let stdin = child.stdin().take().expect("stdin is piped");
-        let stdout = child.stdout().take().expect("stdout is piped");
+        // Taken from tokio's reactor, which would otherwise be woken by each of the bot's
+        // writes: watched only while a read waits (`pipe.rs`).
+        let pipes = child
+            .stdout()
+            .take()
+            .expect("stdout is piped")
+            .into_owned_fd()
+            .and_then(|stdout| {
+                let stderr = child.stderr().take().expect("stderr is piped");
+                Ok((stdout, stderr.into_owned_fd()?))
+            })
+            .and_then(|(stdout, stderr)| {
+                let probe = stderr.try_clone().ok();
+                Ok((Pipe::new(stdout)?, Pipe::new(stderr)?, probe))
+            });
+        let (stdout, stderr_pipe, stderr_probe) = pipes.map_err(|e| {
+            Fault::new(
+                FaultKind::SpawnFailed,
+                format!("cannot read the pipes of '{shown}': {e}"),
+            )
+        })?;
         let stdout_pipe = procfs::pipe_inode(stdout.as_raw_fd());
-        let stderr_pipe = child.stderr().take().expect("stderr is piped");
-        let stderr_probe = stderr_pipe.as_fd().try_clone_to_owned().ok();
         let tail = StderrTail::default();
         // Appended: a resumed tournament keeps what earlier runs captured.
         let file = options
@@ -340,12 +359,19 @@ impl ProcessBot {
     /// work ([`ProcessBot::close`]).
     pub fn is_waiting(&self) -> bool {
         let drained = |fd: Option<RawFd>| fd.is_none_or(|fd| procfs::unread_bytes(fd) == Some(0));
+        let stderr_drained = || {
+            let drained = drained(self.stderr_probe.as_ref().map(AsRawFd::as_raw_fd));
+            if !drained {
+                // Read now, not at the end of the drain's pause: the next look sees it.
+                self.stderr_gate.hurry();
+            }
+            drained
+        };
         self.alive
             && drained(self.wire.input().map(AsRawFd::as_raw_fd))
             && self.is_idle()
             && drained(Some(self.wire.output().as_raw_fd()))
-            && (self.stderr_gate.is_stopped()
-                || drained(self.stderr_probe.as_ref().map(AsRawFd::as_raw_fd)))
+            && (self.stderr_gate.is_stopped() || stderr_drained())
     }
 
     /// Every thread of the bot's processes — its own, their descendants and the members of its
@@ -760,11 +786,15 @@ impl ProcessBot {
     }
 
     /// What the bot wrote to its stderr since the last take ([`StderrTail::take_recent`]), once
-    /// the task draining it has read what the pipe holds now: on the referee's one-thread
-    /// runtime a few yields let it run, and no more is waited for (a bot still writing is not
-    /// waited out), so what it wrote just before a reply may come with the next take.
+    /// the task draining it has read what the pipe holds now ([hurried](StderrGate::hurry) out
+    /// of a pause): on the referee's one-thread runtime a few yields let it run, and no more is
+    /// waited for (a bot still writing is not waited out), so what it wrote just before a reply
+    /// may come with the next take.
     pub async fn take_stderr(&self) -> Option<RecentStderr> {
         if let Some(probe) = &self.stderr_probe {
+            if procfs::unread_bytes(probe.as_raw_fd()).is_some_and(|n| n > 0) {
+                self.stderr_gate.hurry();
+            }
             for _ in 0..STDERR_SETTLE_YIELDS {
                 if self.stderr_gate.is_stopped()
                     || procfs::unread_bytes(probe.as_raw_fd()).is_none_or(|n| n == 0)
@@ -784,6 +814,7 @@ impl ProcessBot {
     /// writing), nor what is past the bot's stderr budget.
     async fn stderr_taken(&self, limit: Duration) {
         let target = self.stderr_count.read() + self.stderr_unread();
+        self.stderr_gate.hurry();
         let deadline = Instant::now() + limit;
         while self.stderr_count.read() < target
             && !self.stderr_gate.is_stopped()

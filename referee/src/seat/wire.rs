@@ -14,13 +14,14 @@
 
 use super::Fault;
 use super::ending::Silence;
-use super::lines::{LineReader, Piece, ReadNow};
+use super::lines::{LineReader, Piece};
+use super::pipe::PipeRead;
 use super::reply::{excerpt, parse};
 use protocol::{FaultKind, FromBot};
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::time::Duration;
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::time::{Instant, timeout, timeout_at};
 
 /// How many requests whose wait ended without their reply are remembered, so that their late
@@ -164,7 +165,7 @@ pub(crate) struct Wire<R, W> {
     started_early: bool,
 }
 
-impl<R: AsyncRead + ReadNow + Unpin, W: AsyncWrite + Unpin> Wire<R, W> {
+impl<R: PipeRead, W: AsyncWrite + Unpin> Wire<R, W> {
     /// A wire that reads lines of at most `max_line_bytes` from `output` and writes to `input`.
     pub fn new(output: R, input: W, max_line_bytes: usize) -> Self {
         Wire {
@@ -244,8 +245,10 @@ impl<R: AsyncRead + ReadNow + Unpin, W: AsyncWrite + Unpin> Wire<R, W> {
     /// is written: none of them can be its reply. Returns their faults (at most `max`; the
     /// rest stay unread), a line over the cap last. Then starts counting the blank lines of the
     /// wait ([`BLANK_ALLOWANCE`]), and remembers whether a line has begun: when it ends, it is
-    /// stray too.
+    /// stray too. The request gives the pace of the reads its burst back
+    /// ([`LineReader::refill_pace`]).
     pub fn read_before_request(&mut self, id: u64, max: usize) -> Vec<Fault> {
+        self.lines.refill_pace();
         let mut faults = Vec::new();
         while faults.len() < max {
             match self.lines.next_buffered() {

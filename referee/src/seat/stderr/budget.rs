@@ -6,11 +6,14 @@
 //! starts (its start-up), at each match (which also refills the match's budget), at each of its
 //! requests, and when it is ended (its goodbye, then what its pipe holds once it is gone:
 //! [`StderrGate::open_ending`]). What went over is counted for the match's record
-//! ([`StderrOverflow`]).
+//! ([`StderrOverflow`]). The gate also ends the drain's pauses between small reads
+//! ([`super::super::pace`]) when the referee wants what the pipe holds now
+//! ([`StderrGate::hurry`]).
 
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::Notify;
+use tokio::time::Instant;
 
 /// How many bytes of a bot's stderr the referee reads; `None`: no bound.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -50,7 +53,8 @@ pub struct StderrGate(Arc<Shared>);
 
 struct Shared {
     state: Mutex<State>,
-    /// Told when a window opens (one waiter: the drain).
+    /// Told when a window opens, or when the referee hurries the drain (one waiter: the
+    /// drain).
     opened: Notify,
 }
 
@@ -132,6 +136,22 @@ impl StderrGate {
         }
         drop(state);
         self.0.opened.notify_one();
+    }
+
+    /// Asks the drain to read what the pipe holds now, if it is pausing between small reads:
+    /// the referee wants what the bot has written (at a decision's end, a match's, a fault).
+    /// Called at the referee's own pace, so the reads it makes come on top of the pace's.
+    pub fn hurry(&self) {
+        self.0.opened.notify_one();
+    }
+
+    /// Waits until `at`, or until a window opens or the referee [hurries](Self::hurry) the
+    /// drain, whichever comes first.
+    pub(super) async fn pause_until(&self, at: Instant) {
+        tokio::select! {
+            () = tokio::time::sleep_until(at) => {}
+            () = self.0.opened.notified() => {}
+        }
     }
 
     /// Whether the referee has stopped reading: the budget is spent and the bot has more to

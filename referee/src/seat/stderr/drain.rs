@@ -1,12 +1,21 @@
 //! The task that reads a bot's stderr: as much as its budget allows ([`StderrGate`]), in reads
 //! of [`READ_BYTES`] (a big read costs the referee less per byte), into the tail
 //! ([`StderrTail`]) and up to a cap into a file, counting what it took ([`StderrCount`]).
+//!
+//! Its reads are paced ([`super::super::pace`], with no burst: nobody waits on a bot's
+//! stderr): after a small read it reads again only once the pace's gap has passed, or a window
+//! opens, or the referee [hurries](StderrGate::hurry) it. A bot that writes a byte at a time
+//! costs the referee a read per gap, whatever the number of its writes; the bytes wait in the
+//! pipe meanwhile, and the bot waits on its writes only if it fills the pipe within a gap.
 
 use super::budget::StderrGate;
 use super::tail::StderrTail;
+use crate::seat::pace::ReadPace;
+use crate::seat::pipe::PipeRead;
+use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 
 /// The most bytes one read of a bot's stderr takes: a pipe's default capacity.
 pub const READ_BYTES: usize = 64 << 10;
@@ -102,9 +111,10 @@ impl Sink {
 /// Reads `stream` to its end as `gate` allows, keeping the tail and writing up to `cap` bytes
 /// to `file` (bytes past it are counted dropped), counted in `count`. Once the budget is spent
 /// it reads one byte more, to learn whether the bot has more to write (a stop) or its stderr
-/// has ended, and waits with it for the next window.
+/// has ended, and waits with it for the next window. Small reads are paced (the
+/// [module documentation](self)).
 pub async fn drain(
-    mut stream: impl AsyncRead + Unpin,
+    mut stream: impl PipeRead,
     tail: StderrTail,
     file: Option<tokio::fs::File>,
     cap: u64,
@@ -119,17 +129,22 @@ pub async fn drain(
         gate,
     };
     let mut buf = vec![0u8; READ_BYTES];
+    let mut pace = ReadPace::new(0);
     loop {
+        if let Some(at) = pace.hold() {
+            sink.gate.pause_until(at).await;
+        }
         let room = sink.gate.room();
         let want = if room == 0 {
             1
         } else {
             room.min(READ_BYTES as u64) as usize
         };
-        let n = match stream.read(&mut buf[..want]).await {
+        let n = match read_next(&mut stream, &mut buf[..want]).await {
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
+        pace.count(n, want);
         sink.count.read.fetch_add(n as u64, Ordering::Relaxed);
         if room == 0 {
             sink.gate.wait_for_room().await;
@@ -141,10 +156,23 @@ pub async fn drain(
     }
 }
 
+/// Reads what `stream` holds now, or waits for what comes next.
+async fn read_next(stream: &mut impl PipeRead, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match stream.read_now(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return stream.read_wait(buf).await,
+            read => return read,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::budget::StderrBudget;
     use super::*;
+    use crate::seat::pace::GAP;
+    use crate::seat::pipe::CountedReads;
     use std::time::Duration;
     use tokio::io::{AsyncWriteExt, DuplexStream, duplex};
     use tokio::task::JoinHandle;
@@ -324,6 +352,87 @@ mod tests {
         assert!(bot.is_finished() && p.drain.is_finished());
         assert_eq!(p.count.read(), 4 << 20);
         assert_eq!(p.gate.take_overflow(), None);
+    }
+
+    /// A drain with a budget far above what the tests write, over an in-memory pipe that
+    /// counts its reads; the bot's end of the pipe.
+    fn counted() -> (Pipe, Arc<std::sync::atomic::AtomicUsize>) {
+        let (pipe, writer) = CountedReads::pipe();
+        let reads = pipe.reads.clone();
+        let tail = StderrTail::default();
+        let count = StderrCount::default();
+        let gate = StderrGate::new(budget(1 << 20, 16 << 20));
+        let drain = tokio::spawn(drain(
+            pipe,
+            tail.clone(),
+            None,
+            0,
+            count.clone(),
+            gate.clone(),
+        ));
+        let p = Pipe {
+            writer: Some(writer),
+            tail,
+            count,
+            gate,
+            drain,
+        };
+        (p, reads)
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_drip_costs_a_read_per_gap_and_every_byte_arrives() {
+        let (mut p, reads) = counted();
+        let mut writer = p.writer.take().unwrap();
+        // 10,000 bytes, one `write` each, 100 µs apart: a second of writes; then its end.
+        let bot = tokio::spawn(async move {
+            for _ in 0..10_000 {
+                writer.write_all(b"x").await.unwrap();
+                tokio::time::sleep(Duration::from_micros(100)).await;
+            }
+            writer.write_all(b"end\n").await.unwrap();
+        });
+        let started = tokio::time::Instant::now();
+        bot.await.unwrap();
+        (&mut p.drain).await.unwrap();
+        let gaps = (started.elapsed().as_micros() / GAP.as_micros()) as usize;
+        let reads = reads.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(reads <= gaps + 2, "{reads} reads in {gaps} gaps");
+        assert_eq!(p.count.read(), 10_004);
+        assert!(p.tail.text().ends_with("xxend\n"));
+        assert_eq!(p.gate.take_overflow(), None);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_hurry_or_a_window_opening_ends_the_pause_at_once() {
+        let (mut p, reads) = counted();
+        let mut writer = p.writer.take().unwrap();
+        writer.write_all(b"a").await.unwrap();
+        settle_now().await;
+        assert_eq!(p.count.read(), 1);
+        let started = tokio::time::Instant::now();
+        // The drain pauses after its small read: what comes waits in the pipe…
+        writer.write_all(b"b").await.unwrap();
+        settle_now().await;
+        assert_eq!(p.count.read(), 1);
+        // …until the referee wants it, or a window opens.
+        p.gate.hurry();
+        settle_now().await;
+        assert_eq!(p.count.read(), 2);
+        writer.write_all(b"c").await.unwrap();
+        p.gate.open_decision();
+        settle_now().await;
+        assert_eq!(p.count.read(), 3);
+        assert_eq!(started.elapsed(), Duration::ZERO, "no time passed");
+        assert_eq!(p.tail.text(), "abc");
+        assert_eq!(reads.load(std::sync::atomic::Ordering::Relaxed), 3);
+    }
+
+    /// Until every task waits, without moving the paused clock.
+    async fn settle_now() {
+        for _ in 0..16 {
+            tokio::task::yield_now().await;
+        }
     }
 
     #[test]
