@@ -5,9 +5,7 @@
 
 use crate::util::*;
 use serde_json::Value;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// The CPU time the quiet tournament is allowed at least, however little it took: twice this
@@ -20,50 +18,6 @@ struct Run {
     records: Vec<Value>,
     out: PathBuf,
     cpu: Duration,
-}
-
-/// Runs `cmd` to its end and returns its output and its own CPU time (user and system, not its
-/// children's): read from `/proc/PID/stat` once it has exited, before it is reaped.
-fn run_timed(cmd: &mut Command) -> (std::process::Output, Duration) {
-    let mut child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let reader = |mut pipe: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            pipe.read_to_end(&mut bytes).unwrap();
-            bytes
-        })
-    };
-    let out = reader(Box::new(child.stdout.take().unwrap()));
-    let err = reader(Box::new(child.stderr.take().unwrap()));
-    let pid = child.id();
-    // SAFETY: waitid writes only the siginfo we pass; WNOWAIT leaves the child to reap.
-    let waited = unsafe {
-        let mut info: libc::siginfo_t = std::mem::zeroed();
-        libc::waitid(libc::P_PID, pid, &mut info, libc::WEXITED | libc::WNOWAIT)
-    };
-    assert_eq!(waited, 0, "{}", std::io::Error::last_os_error());
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
-    let fields: Vec<&str> = stat
-        .rsplit(')')
-        .next()
-        .unwrap()
-        .split_whitespace()
-        .collect();
-    // utime and stime, the 14th and 15th fields: the 12th and 13th after the name.
-    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
-    // SAFETY: sysconf only reads a setting.
-    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as u64;
-    let status = child.wait().unwrap();
-    let output = std::process::Output {
-        status,
-        stdout: out.join().unwrap(),
-        stderr: err.join().unwrap(),
-    };
-    (output, Duration::from_millis(ticks * 1000 / per_second))
 }
 
 /// Plays 3 matches of 4 players — `seat`, the firehose with `args`; `slow`, an honest bot that

@@ -1,7 +1,8 @@
 //! Helpers: where the binaries and bots are, running the referee, checking for leftovers.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// A decision limit in milliseconds for matches where no bot is meant to time out: a bot that
@@ -467,4 +468,48 @@ pub fn doc_pages() -> Vec<String> {
         .collect();
     pages.sort();
     pages
+}
+
+/// Runs `cmd` to its end and returns its output and its own CPU time (user and system, not its
+/// children's): read from `/proc/PID/stat` once it has exited, before it is reaped.
+pub fn run_timed(cmd: &mut Command) -> (std::process::Output, Duration) {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let reader = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            pipe.read_to_end(&mut bytes).unwrap();
+            bytes
+        })
+    };
+    let out = reader(Box::new(child.stdout.take().unwrap()));
+    let err = reader(Box::new(child.stderr.take().unwrap()));
+    let pid = child.id();
+    // SAFETY: waitid writes only the siginfo we pass; WNOWAIT leaves the child to reap.
+    let waited = unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        libc::waitid(libc::P_PID, pid, &mut info, libc::WEXITED | libc::WNOWAIT)
+    };
+    assert_eq!(waited, 0, "{}", std::io::Error::last_os_error());
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let fields: Vec<&str> = stat
+        .rsplit(')')
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    // utime and stime, the 14th and 15th fields: the 12th and 13th after the name.
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    // SAFETY: sysconf only reads a setting.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as u64;
+    let status = child.wait().unwrap();
+    let output = std::process::Output {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    };
+    (output, Duration::from_millis(ticks * 1000 / per_second))
 }

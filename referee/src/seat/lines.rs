@@ -19,6 +19,7 @@
 use super::pace::ReadPace;
 use super::pipe::PipeRead;
 use std::io;
+use std::time::Duration;
 use tokio_util::bytes::{Buf, Bytes, BytesMut};
 
 /// How many bytes one read asks for at most.
@@ -66,6 +67,8 @@ pub(crate) struct LineReader<R> {
     received: u64,
     /// The pace of the small reads.
     pace: ReadPace,
+    /// How long the pace held the last read that took bytes ([`LineReader::held`]).
+    held: Duration,
 }
 
 impl<R: PipeRead> LineReader<R> {
@@ -83,12 +86,26 @@ impl<R: PipeRead> LineReader<R> {
             overlong_head: None,
             received: 0,
             pace: ReadPace::new(REQUEST_BURST),
+            held: Duration::ZERO,
         }
     }
 
     /// Gives the pace its burst back: a request is about to be written.
     pub fn refill_pace(&mut self) {
         self.pace.refill();
+        self.held = Duration::ZERO;
+    }
+
+    /// Ends the pace's pause: the next read is made at once (at a deadline, a last look).
+    pub fn lift_pace(&mut self) {
+        self.pace.lift();
+    }
+
+    /// How long the pace held the last read that took bytes, since the request
+    /// ([`LineReader::refill_pace`]): the bytes of the line that read completed may have been
+    /// there all that time, waiting for the referee, which the bot is not charged for.
+    pub fn held(&self) -> Duration {
+        self.held
     }
 
     /// The stream read from.
@@ -184,7 +201,10 @@ impl<R: PipeRead> LineReader<R> {
                 // SAFETY: `n` bytes were written by the read into the spare capacity.
                 Ok(n) => unsafe { self.filled(n, asked) },
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return None,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    self.pace.found_nothing();
+                    return None;
+                }
                 Err(e) => return Some(Err(e)),
             }
         }
@@ -198,7 +218,7 @@ impl<R: PipeRead> LineReader<R> {
         // SAFETY: the caller's promise.
         unsafe { self.buf.set_len(self.buf.len() + n) };
         self.received += n as u64;
-        self.pace.count(n, asked);
+        self.held = self.pace.count(n, asked);
     }
 
     /// The next piece in the buffer, if a whole one is there.
@@ -408,10 +428,10 @@ mod tests {
     async fn a_line_dripped_a_byte_at_a_time_costs_a_read_per_gap_and_is_seen_a_gap_after_it_ends()
     {
         let (mut reader, reads, bot) = counted();
-        // 10,000 spaces then a reply, a byte every 100 µs: a second of writes.
+        // 10,000 spaces then a reply, a byte a millisecond (the timer's grain): 10 s of writes.
         let line = [vec![b' '; 10_000], b"{\"id\":1}\n".to_vec()].concat();
         let writes = line.len();
-        let bot = write_pieces(bot, bytes(&line), Duration::from_micros(100));
+        let bot = write_pieces(bot, bytes(&line), Duration::from_millis(1));
         let started = Instant::now();
         let Some(Ok(Piece::Line(read))) = reader.next().await else {
             panic!("the line ends");
@@ -455,12 +475,14 @@ mod tests {
     async fn blank_lines_dripped_ring_the_alarm_within_a_gap_of_the_burst() {
         let (mut reader, reads, bot) = counted();
         reader.watch_blank(Some(16));
-        let _bot = write_pieces(bot, bytes(&[b'\n'; 10_000]), Duration::from_micros(100));
+        let _bot = write_pieces(bot, bytes(&[b'\n'; 10_000]), Duration::from_millis(1));
         let started = Instant::now();
         let Some(Ok(Piece::Blanks)) = reader.next().await else {
             panic!("more blank lines than the allowance");
         };
-        assert!(started.elapsed() <= GAP + Duration::from_millis(1));
+        // The burst's reads, a millisecond apart, then one after the gap.
+        let bound = Duration::from_millis(REQUEST_BURST.into()) + GAP;
+        assert!(started.elapsed() <= bound, "{:?}", started.elapsed());
         assert!(reads.load(Ordering::Relaxed) <= REQUEST_BURST as usize + 1);
     }
 }

@@ -2,19 +2,19 @@
 //! each of its pipes a bounded number of times per second.
 //!
 //! A bot that writes one byte per `write` would otherwise make the referee read each byte
-//! separately (the red team's dripper cost it 5 s of CPU a match, 200 times a quiet one), while
-//! the bot stays under every byte budget. So a read that returns less than [`SMALL_READ`] bytes
-//! (a page: the smallest a pipe holds) is a small read, and after one the next read of that pipe
-//! waits until [`GAP`] has passed: the pipe keeps what the bot writes meanwhile, and the next read
-//! takes it all at once. A pipe is watched by the reactor only while a read waits for it
-//! ([`super::pipe::Pipe`]), so the bot's writes during the gap wake nobody either. Reads of more
-//! are bounded by the bytes there are to read (a budget, or a line's cap).
+//! separately (the red team's dripper cost it 1 to 5 s of CPU a match, 30 to 150 times a quiet
+//! one), while the bot stays under every byte budget. So a read that returns less than
+//! [`SMALL_READ`] bytes is a small read, and after one the next read of that pipe waits until
+//! [`GAP`] has passed: the pipe keeps what the bot writes meanwhile, and the next read takes it
+//! all at once. A pipe is watched by the reactor only while a read waits for it
+//! ([`super::pipe::Pipe`]), so the bot's writes during the gap wake nobody either.
 //!
 //! A burst of small reads is allowed before the gap applies, and is given back by
-//! [`ReadPace::refill`]: on stdout, at each request, so that a reply written in a few pieces
-//! is seen as soon as its newline comes; stderr has none, as nobody waits on it. The bound:
-//! at most `burst` small reads at each refill, and one per [`GAP`] besides. The rule for bot
-//! authors is in docs/protocol.md#transport, its cost in docs/security.md#the-layers.
+//! [`ReadPace::refill`]: on stdout, at each request, so that a reply written in a few pieces is
+//! seen as soon as its newline comes; stderr has none, as nobody waits on it. The bound: at most
+//! `burst` small reads at each refill, and one per [`GAP`] besides. A read says how long the pace
+//! held it ([`ReadPace::count`]): a reply's decision is not charged for it. Its cost and what a bot
+//! sees of it: docs/security.md#dripping.
 
 use std::time::Duration;
 use tokio::time::Instant;
@@ -37,8 +37,9 @@ pub(crate) struct ReadPace {
     burst: u32,
     /// Small reads left before it applies.
     left: u32,
-    /// When the next read may be made, after a small read with no burst left.
-    next: Option<Instant>,
+    /// The pause after the last small read once the burst was spent: from that read until the
+    /// next may be made.
+    pause: Option<(Instant, Instant)>,
 }
 
 impl ReadPace {
@@ -47,33 +48,53 @@ impl ReadPace {
         ReadPace {
             burst,
             left: burst,
-            next: None,
+            pause: None,
         }
     }
 
     /// Gives the burst back, and lets the next read be made at once.
     pub fn refill(&mut self) {
         self.left = self.burst;
-        self.next = None;
+        self.pause = None;
     }
 
-    /// Counts a read that returned `n` bytes when `asked` were asked for: a small one (fewer
-    /// than [`SMALL_READ`], and fewer than asked: a read that took all it asked for was cut by
-    /// the asker, not by the pipe) spends the burst, or, with none left, makes the next read
-    /// wait [`GAP`].
-    pub fn count(&mut self, n: usize, asked: usize) {
-        if n >= SMALL_READ || n >= asked {
-            return;
+    /// Ends the pause now: the next read may be made at once (the burst stays spent).
+    pub fn lift(&mut self) {
+        if let Some((_, until)) = &mut self.pause {
+            *until = (*until).min(Instant::now());
         }
-        match self.left {
-            0 => self.next = Some(Instant::now() + GAP),
-            _ => self.left -= 1,
+    }
+
+    /// Counts a read that returned `n` bytes when `asked` were asked for, and returns how long
+    /// the pace held it (the pause since the last small read, up to now): what the bot wrote
+    /// meanwhile waited for the referee. A small read (fewer than [`SMALL_READ`] bytes, and
+    /// fewer than asked: a read that took all it asked for was cut by the asker, not by the
+    /// pipe) spends the burst, and, once it is spent, makes the next read wait [`GAP`].
+    pub fn count(&mut self, n: usize, asked: usize) -> Duration {
+        let now = Instant::now();
+        let held = self
+            .pause
+            .take()
+            .map_or(Duration::ZERO, |(from, until)| until.min(now) - from);
+        if n < SMALL_READ && n < asked {
+            self.left = self.left.saturating_sub(1);
+            if self.left == 0 {
+                self.pause = Some((now, now + GAP));
+            }
         }
+        held
+    }
+
+    /// Counts a read that found nothing: the pause before it, if any, held nothing back.
+    pub fn found_nothing(&mut self) {
+        self.pause = None;
     }
 
     /// When the next read may be made, if not now.
     pub fn hold(&self) -> Option<Instant> {
-        self.next.filter(|&at| at > Instant::now())
+        self.pause
+            .map(|(_, until)| until)
+            .filter(|&until| until > Instant::now())
     }
 }
 
@@ -85,19 +106,48 @@ mod tests {
     async fn small_reads_spend_the_burst_then_each_holds_the_next_for_the_gap() {
         let mut pace = ReadPace::new(2);
         pace.count(1, 100);
+        assert_eq!(pace.hold(), None, "a small read of a burst of two");
         pace.count(100, 4096);
-        assert_eq!(pace.hold(), None, "two small reads: the burst");
-        pace.count(1, 100);
-        assert_eq!(pace.hold(), Some(Instant::now() + GAP));
+        assert_eq!(
+            pace.hold(),
+            Some(Instant::now() + GAP),
+            "the second spends it"
+        );
         tokio::time::advance(GAP).await;
         assert_eq!(pace.hold(), None, "the gap has passed");
-        pace.count(10, 100);
+        assert_eq!(pace.count(10, 100), GAP, "the read was held a gap");
         assert!(pace.hold().is_some());
         pace.refill();
-        assert_eq!(pace.hold(), None, "a refill lets the next read be made at once");
-        pace.count(1, 100);
-        pace.count(1, 100);
+        assert_eq!(
+            pace.hold(),
+            None,
+            "a refill lets the next read be made at once"
+        );
+        assert_eq!(pace.count(1, 100), Duration::ZERO, "and it was not held");
         assert_eq!(pace.hold(), None, "and gives the burst back");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_lift_ends_the_pause_and_a_read_says_how_long_it_was_held() {
+        let mut pace = ReadPace::new(0);
+        pace.count(1, 100);
+        tokio::time::advance(GAP / 5).await;
+        assert!(pace.hold().is_some());
+        pace.lift();
+        assert_eq!(pace.hold(), None, "lifted");
+        tokio::time::advance(GAP).await;
+        assert_eq!(
+            pace.count(1, 100),
+            GAP / 5,
+            "held until the lift, not since"
+        );
+        tokio::time::advance(GAP).await;
+        pace.found_nothing();
+        assert_eq!(
+            pace.count(1, 100),
+            Duration::ZERO,
+            "the pause held nothing back"
+        );
     }
 
     #[tokio::test(start_paused = true)]

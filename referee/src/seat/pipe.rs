@@ -62,8 +62,9 @@ impl PipeRead for Pipe {
     async fn read_wait(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         // SAFETY: the descriptor is borrowed from `self`, so it stays open, the same, for as
         // long as the registration (which ends, `epoll_ctl` removing it, when it is dropped).
-        let watched = unsafe { AsyncFd::register_with_interest(self.0.as_fd(), Interest::READABLE) }
-            .map_err(|e| e.into_parts().1)?;
+        let watched =
+            unsafe { AsyncFd::register_with_interest(self.0.as_fd(), Interest::READABLE) }
+                .map_err(|e| e.into_parts().1)?;
         loop {
             let mut ready = watched.readable().await?;
             match ready.try_io(|fd| Ok(rustix::io::read(fd.get_ref(), &mut *buf)?)) {
@@ -121,7 +122,8 @@ impl CountedReads {
 
     fn counted(&self, read: io::Result<usize>) -> io::Result<usize> {
         if matches!(read, Ok(n) if n > 0) {
-            self.reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.reads
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
         read
     }
@@ -150,7 +152,8 @@ mod tests {
         let mut fds = [0; 2];
         // SAFETY: pipe2 writes two descriptors, each owned once below.
         assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
-        let (reader, writer) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+        let (reader, writer) =
+            unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
         (Pipe::new(reader).unwrap(), std::fs::File::from(writer))
     }
 

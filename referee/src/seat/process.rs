@@ -14,8 +14,8 @@ use super::ending::{Ending, stderr_quote};
 use super::environment;
 use super::limits::{self, ResourceLimits, RlimitResource};
 use super::memory::{self, PeakMemory};
-use super::proc_view::FixedFiles;
 use super::pipe::Pipe;
+use super::proc_view::FixedFiles;
 use super::procfs;
 use super::reply::{excerpt, parse};
 use super::sandbox::Sandbox;
@@ -605,6 +605,13 @@ impl ProcessBot {
             Ok(action) => Ok(action),
             Err(cut) => Err(self.explain(cut, wait.limit).await),
         }
+    }
+
+    /// How long the referee's pace held the read that completed the last reply: a bot that
+    /// writes its reply in many pieces has it read up to a gap after it ends
+    /// ([`super::pace`]), and is not charged for that gap. Zero for a reply read at once.
+    pub fn reply_held(&self) -> Duration {
+        self.wire.held()
     }
 
     /// The fault of a cut of the wire, told from the process: a silence is a timeout (of

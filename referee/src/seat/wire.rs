@@ -338,14 +338,28 @@ impl<R: PipeRead, W: AsyncWrite + Unpin> Wire<R, W> {
         std::mem::take(&mut self.late)
     }
 
-    /// The next piece of the bot's output, until `deadline`.
+    /// The next piece of the bot's output, until `deadline`; at the deadline, a last look at
+    /// what the pipe holds, the pace's pause ended ([`LineReader::lift_pace`]): a reply
+    /// written in time is never lost to the referee's pause.
     async fn next_piece(&mut self, deadline: Instant) -> Result<Piece, Cut> {
-        match timeout_at(deadline, self.lines.next()).await {
-            Err(_) => Err(Cut::Silent),
-            Ok(None) => Err(Cut::Closed),
-            Ok(Some(Err(e))) => Err(Cut::Broken("reading from", e)),
-            Ok(Some(Ok(piece))) => Ok(piece),
+        let next = match timeout_at(deadline, self.lines.next()).await {
+            Ok(next) => next,
+            Err(_) => {
+                self.lines.lift_pace();
+                Some(self.lines.next_buffered().ok_or(Cut::Silent)?)
+            }
+        };
+        match next {
+            None => Err(Cut::Closed),
+            Some(Err(e)) => Err(Cut::Broken("reading from", e)),
+            Some(Ok(piece)) => Ok(piece),
         }
+    }
+
+    /// How long the referee's pace held the read that completed the last line
+    /// ([`LineReader::held`]): a reply's wait less this is the bot's time.
+    pub fn held(&self) -> Duration {
+        self.lines.held()
     }
 
     /// Reads the next line that is not blank, until `deadline`.
@@ -468,5 +482,60 @@ fn bytes_text(bytes: usize) -> String {
         b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
         b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
         b => format!("{b} bytes"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lines::REQUEST_BURST;
+    use super::super::pace::GAP;
+    use super::*;
+    use tokio::io::duplex;
+
+    #[tokio::test(start_paused = true)]
+    async fn a_reply_that_ends_in_the_pace_pause_is_read_at_its_deadline_and_the_pause_not_charged()
+    {
+        let (mut bot, from_bot) = duplex(64 << 10);
+        let (to_bot, _bot_reads) = duplex(64 << 10);
+        let mut wire = Wire::new(from_bot, to_bot, 1 << 20);
+        assert!(wire.read_before_request(1, 8).is_empty());
+        let started = Instant::now();
+        // The burst's small reads, a space a millisecond; the last begins the pause…
+        let writer = tokio::spawn(async move {
+            for _ in 0..REQUEST_BURST {
+                bot.write_all(b" ").await.unwrap();
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
+            // …in which the reply ends.
+            tokio::time::sleep(Duration::from_millis(4)).await;
+            let reply = b"{\"type\":\"action\",\"id\":1,\"action\":7}\n";
+            bot.write_all(reply).await.unwrap();
+            bot
+        });
+        let pause_from = started + Duration::from_millis((REQUEST_BURST - 1).into());
+        let deadline = pause_from + Duration::from_millis(10);
+        assert!(
+            deadline < pause_from + GAP,
+            "the deadline falls in the pause"
+        );
+        let wait = ReplyWait {
+            id: 1,
+            deadline,
+            limit: "a test's",
+            max_noise: 8,
+        };
+        let reply = wire.read_reply(&wait, &mut Vec::new()).await;
+        assert_eq!(
+            reply.ok(),
+            Some(serde_json::json!(7)),
+            "read at the deadline"
+        );
+        assert_eq!(Instant::now(), deadline);
+        assert_eq!(
+            wire.held(),
+            deadline - pause_from,
+            "the pause, not the bot's"
+        );
+        let _bot = writer.await.unwrap();
     }
 }

@@ -384,11 +384,11 @@ mod tests {
     async fn a_drip_costs_a_read_per_gap_and_every_byte_arrives() {
         let (mut p, reads) = counted();
         let mut writer = p.writer.take().unwrap();
-        // 10,000 bytes, one `write` each, 100 µs apart: a second of writes; then its end.
+        // 10,000 bytes, one `write` each, a millisecond apart (the timer's grain); then its end.
         let bot = tokio::spawn(async move {
             for _ in 0..10_000 {
                 writer.write_all(b"x").await.unwrap();
-                tokio::time::sleep(Duration::from_micros(100)).await;
+                tokio::time::sleep(Duration::from_millis(1)).await;
             }
             writer.write_all(b"end\n").await.unwrap();
         });
