@@ -207,9 +207,7 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
         max_noise: max_noise - noise.len(),
     };
     let reply = bot.read_reply(&wait, &mut noise).await;
-    // A reply dripped in many pieces may have waited for the referee's pace: not the bot's time.
-    let held = reply.as_ref().map_or(Duration::ZERO, |_| bot.reply_held());
-    let elapsed = sent.elapsed().saturating_sub(held);
+    let elapsed = sent.elapsed();
     let cpu_after = bot.cpu_time();
     state.cpu_mark = cpu_after;
     let cpu = cpu_before

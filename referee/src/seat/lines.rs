@@ -19,7 +19,6 @@
 use super::pace::ReadPace;
 use super::pipe::PipeRead;
 use std::io;
-use std::time::Duration;
 use tokio_util::bytes::{Buf, Bytes, BytesMut};
 
 /// How many bytes one read asks for at most.
@@ -67,8 +66,6 @@ pub(crate) struct LineReader<R> {
     received: u64,
     /// The pace of the small reads.
     pace: ReadPace,
-    /// How long the pace held the last read that took bytes ([`LineReader::held`]).
-    held: Duration,
 }
 
 impl<R: PipeRead> LineReader<R> {
@@ -86,26 +83,17 @@ impl<R: PipeRead> LineReader<R> {
             overlong_head: None,
             received: 0,
             pace: ReadPace::new(REQUEST_BURST),
-            held: Duration::ZERO,
         }
     }
 
     /// Gives the pace its burst back: a request is about to be written.
     pub fn refill_pace(&mut self) {
         self.pace.refill();
-        self.held = Duration::ZERO;
     }
 
     /// Ends the pace's pause: the next read is made at once (at a deadline, a last look).
     pub fn lift_pace(&mut self) {
         self.pace.lift();
-    }
-
-    /// How long the pace held the last read that took bytes, since the request
-    /// ([`LineReader::refill_pace`]): the bytes of the line that read completed may have been
-    /// there all that time, waiting for the referee, which the bot is not charged for.
-    pub fn held(&self) -> Duration {
-        self.held
     }
 
     /// The stream read from.
@@ -218,7 +206,7 @@ impl<R: PipeRead> LineReader<R> {
         // SAFETY: the caller's promise.
         unsafe { self.buf.set_len(self.buf.len() + n) };
         self.received += n as u64;
-        self.held = self.pace.count(n, asked);
+        self.pace.count(n, asked);
     }
 
     /// The next piece in the buffer, if a whole one is there.

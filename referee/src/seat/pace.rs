@@ -12,9 +12,8 @@
 //! A burst of small reads is allowed before the gap applies, and is given back by
 //! [`ReadPace::refill`]: on stdout, at each request, so that a reply written in a few pieces is
 //! seen as soon as its newline comes; stderr has none, as nobody waits on it. The bound: at most
-//! `burst` small reads at each refill, and one per [`GAP`] besides. A read says how long the pace
-//! held it ([`ReadPace::count`]): a reply's decision is not charged for it. Its cost and what a bot
-//! sees of it: docs/security.md#dripping.
+//! `burst` small reads at each refill, and one per [`GAP`] besides. Its cost and what a bot sees
+//! of it: docs/security.md#dripping.
 
 use std::time::Duration;
 use tokio::time::Instant;
@@ -37,9 +36,9 @@ pub(crate) struct ReadPace {
     burst: u32,
     /// Small reads left before it applies.
     left: u32,
-    /// The pause after the last small read once the burst was spent: from that read until the
-    /// next may be made.
-    pause: Option<(Instant, Instant)>,
+    /// The pause after the last small read once the burst was spent: when the next read may
+    /// be made.
+    pause: Option<Instant>,
 }
 
 impl ReadPace {
@@ -60,41 +59,34 @@ impl ReadPace {
 
     /// Ends the pause now: the next read may be made at once (the burst stays spent).
     pub fn lift(&mut self) {
-        if let Some((_, until)) = &mut self.pause {
+        if let Some(until) = &mut self.pause {
             *until = (*until).min(Instant::now());
         }
     }
 
-    /// Counts a read that returned `n` bytes when `asked` were asked for, and returns how long
-    /// the pace held it (the pause since the last small read, up to now): what the bot wrote
-    /// meanwhile waited for the referee. A small read (fewer than [`SMALL_READ`] bytes, and
-    /// fewer than asked: a read that took all it asked for was cut by the asker, not by the
-    /// pipe) spends the burst, and, once it is spent, makes the next read wait [`GAP`].
-    pub fn count(&mut self, n: usize, asked: usize) -> Duration {
-        let now = Instant::now();
-        let held = self
-            .pause
-            .take()
-            .map_or(Duration::ZERO, |(from, until)| until.min(now) - from);
+    /// Counts a read that returned `n` bytes when `asked` were asked for. A small read (fewer
+    /// than [`SMALL_READ`] bytes, and fewer than asked: a read that took all it asked for was
+    /// cut by the asker, not by the pipe) spends the burst, and, once it is spent, makes the
+    /// next read wait [`GAP`].
+    pub fn count(&mut self, n: usize, asked: usize) {
+        self.pause = None;
         if n < SMALL_READ && n < asked {
             self.left = self.left.saturating_sub(1);
             if self.left == 0 {
-                self.pause = Some((now, now + GAP));
+                let now = Instant::now();
+                self.pause = Some(now + GAP);
             }
         }
-        held
     }
 
-    /// Counts a read that found nothing: the pause before it, if any, held nothing back.
+    /// Counts a read that found nothing: the pause before it, if any, is over.
     pub fn found_nothing(&mut self) {
         self.pause = None;
     }
 
     /// When the next read may be made, if not now.
     pub fn hold(&self) -> Option<Instant> {
-        self.pause
-            .map(|(_, until)| until)
-            .filter(|&until| until > Instant::now())
+        self.pause.filter(|&until| until > Instant::now())
     }
 }
 
@@ -115,7 +107,7 @@ mod tests {
         );
         tokio::time::advance(GAP).await;
         assert_eq!(pace.hold(), None, "the gap has passed");
-        assert_eq!(pace.count(10, 100), GAP, "the read was held a gap");
+        pace.count(10, 100);
         assert!(pace.hold().is_some());
         pace.refill();
         assert_eq!(
@@ -123,30 +115,25 @@ mod tests {
             None,
             "a refill lets the next read be made at once"
         );
-        assert_eq!(pace.count(1, 100), Duration::ZERO, "and it was not held");
+        pace.count(1, 100);
         assert_eq!(pace.hold(), None, "and gives the burst back");
     }
 
     #[tokio::test(start_paused = true)]
-    async fn a_lift_ends_the_pause_and_a_read_says_how_long_it_was_held() {
+    async fn a_lift_ends_the_pause_and_a_read_that_found_nothing_ends_it_too() {
         let mut pace = ReadPace::new(0);
         pace.count(1, 100);
         tokio::time::advance(GAP / 5).await;
         assert!(pace.hold().is_some());
         pace.lift();
         assert_eq!(pace.hold(), None, "lifted");
-        tokio::time::advance(GAP).await;
-        assert_eq!(
-            pace.count(1, 100),
-            GAP / 5,
-            "held until the lift, not since"
-        );
-        tokio::time::advance(GAP).await;
+        pace.count(1, 100);
+        assert!(pace.hold().is_some(), "the burst stays spent");
         pace.found_nothing();
         assert_eq!(
-            pace.count(1, 100),
-            Duration::ZERO,
-            "the pause held nothing back"
+            pace.hold(),
+            None,
+            "a read that found nothing ends the pause"
         );
     }
 

@@ -607,13 +607,6 @@ impl ProcessBot {
         }
     }
 
-    /// How long the referee's pace held the read that completed the last reply: a bot that
-    /// writes its reply in many pieces has it read up to a gap after it ends
-    /// ([`super::pace`]), and is not charged for that gap. Zero for a reply read at once.
-    pub fn reply_held(&self) -> Duration {
-        self.wire.held()
-    }
-
     /// The fault of a cut of the wire, told from the process: a silence is a timeout (of
     /// `limit`) unless the bot itself has exited and only a descendant of it keeps its output
     /// open, which is an exit, reported with the bot's exit code as every other end is.

@@ -90,15 +90,6 @@ impl Talker<'_> {
         }
     }
 
-    /// How long the referee's pace held the read that completed the last reply
-    /// ([`ProcessBot::reply_held`]).
-    pub fn reply_held(&self) -> Duration {
-        match self {
-            Talker::Process(bot) => bot.reply_held(),
-            Talker::Scripted(bot) => bot.wire.held(),
-        }
-    }
-
     /// The late replies to requests that timed out read since the last take
     /// ([`ProcessBot::take_late_replies`]).
     pub fn take_late_replies(&mut self) -> Vec<LateReply> {

@@ -356,12 +356,6 @@ impl<R: PipeRead, W: AsyncWrite + Unpin> Wire<R, W> {
         }
     }
 
-    /// How long the referee's pace held the read that completed the last line
-    /// ([`LineReader::held`]): a reply's wait less this is the bot's time.
-    pub fn held(&self) -> Duration {
-        self.lines.held()
-    }
-
     /// Reads the next line that is not blank, until `deadline`.
     pub async fn read_line(&mut self, deadline: Instant) -> Result<Vec<u8>, Cut> {
         loop {
@@ -531,11 +525,6 @@ mod tests {
             "read at the deadline"
         );
         assert_eq!(Instant::now(), deadline);
-        assert_eq!(
-            wire.held(),
-            deadline - pause_from,
-            "the pause, not the bot's"
-        );
         let _bot = writer.await.unwrap();
     }
 }
