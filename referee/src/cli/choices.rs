@@ -95,9 +95,18 @@ impl TypedValueParser for TrustParser {
         value: &OsStr,
     ) -> Result<RecordedSetting, clap::Error> {
         if value == "workdir" {
+            let valid: Vec<String> = self
+                .possible_values()
+                .into_iter()
+                .flatten()
+                .map(|v| v.get_name().to_string())
+                .collect();
             return Err(cmd.clone().error(
                 clap::error::ErrorKind::ValueValidation,
-                "--trust-recorded workdir is no more: a recorded workdir without the referee's mark is given to its bot only when you type its path, --workdir NAME=DIR (rerun's refusal shows the exact path)",
+                format!(
+                    "invalid value 'workdir' for '--trust-recorded': a recorded workdir without the referee's mark is given to its bot only when you type its path, --workdir NAME=DIR (rerun's refusal shows the exact path)\n  [possible values: {}]",
+                    valid.join(", ")
+                ),
             ));
         }
         EnumValueParser::<TrustChoice>::new()

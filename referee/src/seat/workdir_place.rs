@@ -74,13 +74,15 @@ pub fn system_place(path: &Path) -> Option<&'static str> {
     let Some(top) = names.first() else {
         return Some("/ itself");
     };
-    if names.len() == 1 {
-        return Some("a directory at the top of the file system");
-    }
     let top = Path::new("/").join(top);
     let system =
         SYSTEM.iter().any(|s| top == Path::new(s)) || top.to_string_lossy().starts_with("/lib");
-    system.then_some("inside a directory of the system")
+    match (names.len(), system) {
+        (1, true) => Some("a directory of the system"),
+        (1, false) => Some("a directory at the top of the file system"),
+        (_, true) => Some("inside a directory of the system"),
+        _ => None,
+    }
 }
 
 /// Opens the workdir `path` (absolute, as [`path_walk::lexical`] leaves it) for reading, after
@@ -129,8 +131,8 @@ fn unsafe_above(owner: u32, mode: u32, referee: u32) -> Option<String> {
     let sticky = mode & 0o1000 != 0;
     match (mode & 0o020 != 0, mode & 0o002 != 0) {
         _ if sticky => None,
-        (true, _) => Some(format!("is writable by its group (mode {mode:o})")),
         (_, true) => Some(format!("is writable by every user (mode {mode:o})")),
+        (true, _) => Some(format!("is writable by its group (mode {mode:o})")),
         _ => None,
     }
 }
