@@ -48,5 +48,6 @@ mod tournament;
 mod transcripts;
 mod util;
 mod workdir_quota;
+mod workdir_swap;
 mod worked_examples;
 mod zoo;

@@ -5,7 +5,8 @@
 //! marker of the referee's copied into another directory; a marked directory given to another
 //! user. Each is refused (exit 2) before any bot starts, naming the setting and the flag that
 //! accepts it, and the directories keep their owner, group and mode; a workdir the referee
-//! marked itself is accepted. A tournament whose workdir belongs to another user is refused.
+//! marked itself is accepted, and so is one whose path is typed (`--workdir NAME=DIR`), which
+//! gets no mark. A tournament whose workdir belongs to another user is refused.
 //! `rerun` says what it will run, environment values aside. And the warning for bots that must
 //! run as root is said once, in one short line, for a whole class.
 
@@ -13,21 +14,6 @@ use crate::util::*;
 use serde_json::Value;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-
-/// Whether the referee runs as root here (bot uids, directories of other users); a test that
-/// needs it says so when it does not, and fails under CI, which runs as root.
-fn as_root(test: &str) -> bool {
-    // SAFETY: geteuid only reads the caller's id.
-    if unsafe { libc::geteuid() } == 0 {
-        return true;
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{test}: CI runs as root, and this test needs it"
-    );
-    skipped(test, "it attacks what only root can be made to give away");
-    false
-}
 
 /// What an attack must leave as it was: a path's owner, group, mode and inode, and, for a
 /// directory, its entries.
@@ -150,7 +136,10 @@ fn a_crafted_run_json_with_a_root_only_workdir_and_no_sandbox_is_refused_and_cha
             "referee: bot 'tracer': workdir {}: run.json records it, but the referee did not give it to this bot: it holds no .referee-workdir",
             secret.display()
         ),
-        "to give it to the bot anyway, add --trust-recorded workdir",
+        &format!(
+            "to give it to the bot anyway, type its path: --workdir 'tracer={}'",
+            secret.display()
+        ),
     ] {
         assert!(err.contains(expected), "{expected:?} in {err}");
     }
@@ -161,7 +150,7 @@ fn a_crafted_run_json_with_a_root_only_workdir_and_no_sandbox_is_refused_and_cha
     let err = stderr(&half);
     assert_eq!(half.status.code(), Some(2), "{err}");
     assert!(!err.contains("records sandbox"), "{err}");
-    assert!(err.contains("add --trust-recorded workdir"), "{err}");
+    assert!(err.contains("type its path: --workdir 'tracer="), "{err}");
 
     // Nothing was changed, and no bot started: neither in its own workdir nor in the secret.
     assert_eq!((state(&secret), state(&shadow)), before);
@@ -221,8 +210,37 @@ fn a_workdir_the_referee_marked_is_accepted_and_a_copied_or_foreign_mark_is_not(
         )),
         "{err}"
     );
-    assert!(err.contains("add --trust-recorded workdir"), "{err}");
+    assert!(
+        err.contains(&format!(
+            "type its path: --workdir 'tracer={}'",
+            copy.display()
+        )),
+        "{err}"
+    );
     assert_eq!(state(&copy), before);
+
+    // Its path typed: the match is played there, and rerun writes no mark (neither a directory
+    // typed nor the tournament's own gets one, or a new one).
+    let typed = base.join("typed");
+    std::fs::create_dir(&typed).unwrap();
+    let named = format!("tracer={}", typed.display());
+    let again = rerun(&out, &["--workdir", &named]);
+    let err = stderr(&again);
+    assert!(again.status.success(), "{err}");
+    assert!(
+        err.contains(&format!(
+            "workdir {} (typed with --workdir)",
+            typed.display()
+        )),
+        "{err}"
+    );
+    assert_eq!(starts(&typed), 1);
+    assert!(!typed.join(".referee-workdir").exists(), "no mark: {err}");
+    assert_eq!(
+        std::fs::metadata(&marker).unwrap().modified().unwrap(),
+        mark.modified().unwrap(),
+        "the tournament's mark as it was"
+    );
 
     // The referee's own mark, in a directory since given to another user: refused whatever
     // the command line says.
@@ -231,7 +249,8 @@ fn a_workdir_the_referee_marked_is_accepted_and_a_copied_or_foreign_mark_is_not(
         run["bots"]["tracer"]["workdir"] = work.display().to_string().into();
     });
     let before = state(&work);
-    for extra in [&[][..], &["--trust-recorded", "workdir"][..]] {
+    let named = format!("tracer={}", work.display());
+    for extra in [&[][..], &["--workdir", named.as_str()][..]] {
         let refused = rerun(&out, extra);
         let err = stderr(&refused);
         assert_eq!(refused.status.code(), Some(2), "{extra:?}: {err}");
@@ -242,7 +261,7 @@ fn a_workdir_the_referee_marked_is_accepted_and_a_copied_or_foreign_mark_is_not(
             )),
             "{extra:?}: {err}"
         );
-        assert!(!err.contains("--trust-recorded workdir"), "{err}");
+        assert!(!err.contains("type its path"), "{err}");
     }
     assert_eq!(state(&work), before);
     assert_eq!(starts(&work), started + 1, "no bot started");
@@ -371,20 +390,23 @@ fn rerun_says_each_bots_command_sandbox_uids_workdir_and_environment_names_but_n
 
 #[test]
 fn an_unknown_recorded_setting_is_a_usage_error_listing_the_valid_ones() {
-    let out = run(&[
-        "rerun",
-        "/nonexistent",
-        "0",
-        "--trust-recorded",
-        "sandbox,shell",
-    ]);
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("invalid value 'shell'"), "{err}");
-    assert!(
-        err.contains("[possible values: sandbox, workdir, env, limits, cwd]"),
-        "{err}"
-    );
+    // `workdir` is no recorded setting to trust any more: a workdir is given by typing it.
+    for word in ["shell", "workdir"] {
+        let out = run(&[
+            "rerun",
+            "/nonexistent",
+            "0",
+            "--trust-recorded",
+            &format!("sandbox,{word}"),
+        ]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(&format!("invalid value '{word}'")), "{err}");
+        assert!(
+            err.contains("[possible values: sandbox, env, limits, cwd]"),
+            "{err}"
+        );
+    }
 }
 
 #[test]

@@ -357,6 +357,21 @@ pub fn skipped(test: &str, why: &str) {
     eprintln!("SKIPPED {test}: {why}");
 }
 
+/// Whether the referee runs as root here (bot uids, directories of other users); a test that
+/// needs it says so when it does not, and fails under CI, which runs as root.
+pub fn as_root(test: &str) -> bool {
+    // SAFETY: geteuid only reads the caller's id.
+    if unsafe { libc::geteuid() } == 0 {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{test}: CI runs as root, and this test needs it"
+    );
+    skipped(test, "it attacks what only root can be made to give away");
+    false
+}
+
 /// Waits until `file` holds at least `n` complete lines: as long as that takes on a loaded
 /// machine, up to ten minutes (a bound only a referee that stopped writing reaches).
 pub fn wait_for_lines(file: &Path, n: usize) {

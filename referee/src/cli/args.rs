@@ -234,6 +234,12 @@ pub struct RerunArgs {
         value_parser = super::choices::recorded_setting()
     )]
     pub trust_recorded: Vec<RecordedSetting>,
+    /// Give bot NAME the workdir DIR (taken from where you are), instead of the one run.json
+    /// records; a recorded workdir without the referee's mark for its bot is handed over only
+    /// when its path is typed so (the refusal shows it). DIR must pass the workdir rule
+    /// (docs/security.md#bot-users). Repeatable.
+    #[arg(long = "workdir", value_name = "NAME=DIR", value_parser = named_workdir)]
+    pub workdirs: Vec<(String, PathBuf)>,
     /// Print what would be run (each bot's command, sandbox, uids, workdir, environment's
     /// names, limits) and whether it would be refused, then stop.
     #[arg(long)]
@@ -245,6 +251,18 @@ pub struct RerunArgs {
     /// How to print the result.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
+}
+
+/// A `--workdir NAME=DIR`: the bot's name and the directory, made absolute from where the
+/// command runs.
+fn named_workdir(value: &str) -> Result<(String, PathBuf), String> {
+    match value.split_once('=') {
+        Some((name, dir)) if !name.is_empty() && !dir.is_empty() => {
+            let dir = std::path::absolute(dir).map_err(|e| format!("{dir}: {e}"))?;
+            Ok((name.to_string(), dir))
+        }
+        _ => Err("expected NAME=DIR: a bot's name and the directory to give it".into()),
+    }
 }
 
 /// `referee merge`.

@@ -3,12 +3,8 @@
 //! each key is defined once; the most specific source wins except that flags override the file.
 
 use super::Failure;
-use super::output::errln;
 use crate::runner::{FaultPolicy, Penalty};
-use crate::seat::workdir_marker::MarkedBot;
-use crate::seat::workdir_rule::{self, Admitted, WorkdirOrigin};
 use crate::seat::{BotSettings, ResourceLimits, SandboxMode, TimeBasis, TimeControl};
-use crate::tournament::rerun_trust::Untrusted;
 use clap::Args;
 use protocol::Limits;
 use serde::Deserialize;
@@ -244,109 +240,4 @@ pub(super) fn sandbox_mode(flag: Option<SandboxMode>, file: Option<SandboxMode>)
 /// The max-faults setting: the flag, else the file, else the default (at least 1).
 pub(super) fn max_faults(flag: Option<u32>, file: Option<u32>) -> u32 {
     flag.or(file).unwrap_or(DEFAULT_MAX_FAULTS).max(1)
-}
-
-/// How bot processes are run: each bot's workdir admitted ([`workdir_rule`], the bot's path
-/// made the directory's real one) and marked, the sandbox resolved, who each bot runs as, said
-/// once in short lines (in full with `--verbose`), and the paths no sandboxed bot may see — the
-/// referee's `outputs` and every bot's working directory (a bot's own stays visible to it).
-/// Workdirs come from `origin`: this command line, or a results directory.
-///
-/// # Errors
-/// A usage failure, before anything is changed, when a workdir is refused, is inside a hidden
-/// path or is over its quota already; and when `--sandbox bwrap` or `--bot-uids FIRST-LAST`
-/// cannot be had here.
-pub(super) fn process_options(
-    refereeing: &super::match_config::Refereeing,
-    outputs: Vec<PathBuf>,
-    bots: &mut [crate::seat::BotSpec],
-    origin: WorkdirOrigin,
-) -> Result<crate::seat::ProcessOptions, Failure> {
-    let has_processes = bots
-        .iter()
-        .any(|b| matches!(b.launch, crate::seat::Launch::Command(_)));
-    let admitted = admit_workdirs(bots, origin)?;
-    // A bot's working directory inside a hidden path would be hidden from the bot itself.
-    for bot in bots.iter() {
-        let Some(workdir) = bot.settings.workdir.as_ref() else {
-            continue;
-        };
-        for output in &outputs {
-            // An output may not exist yet (the results directory is made later).
-            let resolved = output
-                .canonicalize()
-                .or_else(|_| std::path::absolute(output));
-            if resolved.is_ok_and(|o| workdir.starts_with(&o)) {
-                return Err(Failure::usage(format!(
-                    "bot '{}': its workdir {} is (inside) {}, which bots must not see; move one of them",
-                    bot.name,
-                    workdir.display(),
-                    output.display()
-                )));
-            }
-        }
-    }
-    super::workdir_check::refuse_over_quota(bots)?;
-    // Only then is anything changed: each named workdir marked, each bot's group given its
-    // workdir.
-    workdir_rule::mark(&admitted).map_err(Failure::usage)?;
-    let isolation = if has_processes {
-        crate::seat::users::isolate(refereeing.sandbox, refereeing.bot_uids, bots)
-            .map_err(Failure::usage)?
-    } else {
-        crate::seat::users::Isolation::default()
-    };
-    let mechanisms =
-        has_processes.then(|| crate::seat::cgroup::describe(crate::seat::cgroup::mechanisms()));
-    let notices = isolation
-        .sandbox_warning
-        .iter()
-        .chain(&mechanisms)
-        .chain(&isolation.notices);
-    for notice in notices {
-        for line in notice.lines(refereeing.verbose) {
-            errln!("referee: {line}");
-        }
-    }
-    let mut hidden = outputs;
-    hidden.extend(bots.iter().filter_map(|b| b.settings.workdir.clone()));
-    Ok(crate::seat::ProcessOptions {
-        sandbox: isolation.sandbox,
-        users: isolation.users,
-        hidden,
-        ..crate::seat::ProcessOptions::default()
-    })
-}
-
-/// Admits the workdir of each bot that runs as a process ([`workdir_rule::admit`], from the
-/// current directory) and makes it the directory's real path; returns each with its bot, to be
-/// marked.
-///
-/// # Errors
-/// A usage failure naming the first workdir refused and why (with the flag that accepts it,
-/// where one does).
-fn admit_workdirs(
-    bots: &mut [crate::seat::BotSpec],
-    origin: WorkdirOrigin,
-) -> Result<Vec<(MarkedBot, Admitted)>, Failure> {
-    let base = std::env::current_dir()
-        .map_err(|e| Failure::usage(format!("cannot read the current directory: {e}")))?;
-    let mut admitted = Vec::new();
-    for bot in bots.iter_mut() {
-        let crate::seat::Launch::Command(_) = &bot.launch else {
-            continue;
-        };
-        let Some(workdir) = &bot.settings.workdir else {
-            continue;
-        };
-        let marked = MarkedBot {
-            name: bot.name.clone(),
-            command: bot.describe(),
-        };
-        let dir = workdir_rule::admit(&marked, workdir, &base, origin)
-            .map_err(|refusal| Failure::usage(Untrusted::Workdir { refusal }))?;
-        bot.settings.workdir = Some(dir.path.clone());
-        admitted.push((marked, dir));
-    }
-    Ok(admitted)
 }

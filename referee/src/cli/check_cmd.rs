@@ -48,11 +48,11 @@ fn run_game<G: Game>(kind: GameKind, args: CheckArgs) -> Result<ExitCode, Failur
     check_bots::<G>(std::slice::from_ref(&bot))?;
     let options = super::match_config::game_options(toml::Table::new(), &args.refereeing.options)?;
     let options = game_options::<G>(&options)?;
-    let process = super::bot_settings::process_options(
+    let process = super::process_setup::process_options(
         &refereeing,
         refereeing.hide.clone(),
         std::slice::from_mut(&mut bot),
-        crate::seat::workdir_rule::WorkdirOrigin::Named,
+        super::process_setup::WorkdirSource::CommandLine,
     )?;
     let config = CheckConfig {
         bot,

@@ -6,7 +6,8 @@ use crate::runner::Penalty;
 use crate::seat::SandboxMode;
 use crate::tournament::rerun_trust::RecordedSetting;
 use clap::ValueEnum;
-use clap::builder::{EnumValueParser, TypedValueParser};
+use clap::builder::{EnumValueParser, PossibleValue, TypedValueParser};
+use std::ffi::OsStr;
 
 /// What a class of fault costs the bot, as the command line names it ([`Penalty`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -55,8 +56,6 @@ impl From<SandboxChoice> for SandboxMode {
 enum TrustChoice {
     /// run.json's sandbox "none": run the bots without a sandbox.
     Sandbox,
-    /// run.json's workdirs that bear no mark of the referee's for their bot.
-    Workdir,
     /// run.json's environment variables, passed to the bots.
     Env,
     /// tournament.json's resource limits that are off or above this referee's defaults.
@@ -69,7 +68,6 @@ impl From<TrustChoice> for RecordedSetting {
     fn from(choice: TrustChoice) -> Self {
         match choice {
             TrustChoice::Sandbox => RecordedSetting::Sandbox,
-            TrustChoice::Workdir => RecordedSetting::Workdir,
             TrustChoice::Env => RecordedSetting::Env,
             TrustChoice::Limits => RecordedSetting::Limits,
             TrustChoice::Cwd => RecordedSetting::Cwd,
@@ -77,9 +75,52 @@ impl From<TrustChoice> for RecordedSetting {
     }
 }
 
-/// The parser of a `--trust-recorded` value: `sandbox`, `workdir`, `env`, `limits` or `cwd`.
+/// The parser of a `--trust-recorded` value: `sandbox`, `env`, `limits` or `cwd`; `workdir`,
+/// which earlier referees took, is refused with the flag that replaces it.
 pub(super) fn recorded_setting() -> impl TypedValueParser<Value = RecordedSetting> {
-    EnumValueParser::<TrustChoice>::new().map(RecordedSetting::from)
+    TrustParser
+}
+
+/// [`recorded_setting`]'s parser.
+#[derive(Clone, Copy, Debug)]
+struct TrustParser;
+
+impl TypedValueParser for TrustParser {
+    type Value = RecordedSetting;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<RecordedSetting, clap::Error> {
+        if value == "workdir" {
+            let valid: Vec<String> = self
+                .possible_values()
+                .into_iter()
+                .flatten()
+                .map(|v| v.get_name().to_string())
+                .collect();
+            return Err(cmd.clone().error(
+                clap::error::ErrorKind::ValueValidation,
+                format!(
+                    "invalid value 'workdir' for '--trust-recorded': a recorded workdir without the referee's mark is given to its bot only when you type its path, --workdir NAME=DIR (rerun's refusal shows the exact path)\n  [possible values: {}]",
+                    valid.join(", ")
+                ),
+            ));
+        }
+        EnumValueParser::<TrustChoice>::new()
+            .map(RecordedSetting::from)
+            .parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            TrustChoice::value_variants()
+                .iter()
+                .filter_map(ValueEnum::to_possible_value),
+        ))
+    }
 }
 
 /// The parser of a `--on-*` flag's value: `substitute` or `forfeit`.

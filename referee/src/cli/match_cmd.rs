@@ -10,7 +10,6 @@ use crate::runner::{
     MatchLog, MatchRecord, MatchSettings, play_match, shutdown_players, start_players,
 };
 use crate::safe_fs::SafeDir;
-use crate::seat::workdir_rule::WorkdirOrigin;
 use crate::seat::{ProcessOptions, StderrFile};
 use engine::Game;
 use protocol::ExitCode;
@@ -55,11 +54,11 @@ fn run_game<G: Game>(mut config: MatchConfig) -> Result<ExitCode, Failure> {
         .chain(&config.refereeing.hide)
         .cloned()
         .collect();
-    let process = super::bot_settings::process_options(
+    let process = super::process_setup::process_options(
         &config.refereeing,
         outputs,
         &mut config.bots,
-        WorkdirOrigin::Named,
+        super::process_setup::WorkdirSource::CommandLine,
     )?;
     let record = until_interrupted(play::<G>(
         &config,

@@ -18,6 +18,7 @@ mod new_bot_cmd;
 mod option_order;
 mod output;
 mod private_dir;
+mod process_setup;
 mod replay_cmd;
 mod replay_html;
 mod report_cmd;

@@ -9,12 +9,14 @@ use super::args::{Format, RerunArgs};
 use super::match_cmd::until_interrupted;
 use super::match_config::Refereeing;
 use super::output::{errln, grouped, out, outln};
+use super::process_setup::WorkdirSource;
 use super::run_plan::RunPlan;
 use super::standings;
 use crate::runner::{MatchLog, MatchRecord};
 use crate::tournament::rerun::{self, Rerun, RerunPlan};
 use crate::tournament::rerun_trust::{Review, Trust};
 use protocol::ExitCode;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -29,7 +31,8 @@ pub fn run(args: RerunArgs) -> Result<ExitCode, Failure> {
     let trust = Trust::new(args.trust_recorded.iter().copied());
     let here = std::env::current_dir()
         .map_err(|e| Failure::usage(format!("cannot read the current directory: {e}")))?;
-    let review = plan.review(&trust, args.sandbox.is_some(), &here);
+    let typed = type_workdirs(&mut plan, &args.workdirs)?;
+    let review = plan.review(&trust, args.sandbox.is_some(), &typed, &here);
     let hidden = plan
         .run
         .as_ref()
@@ -67,11 +70,11 @@ pub fn run(args: RerunArgs) -> Result<ExitCode, Failure> {
         .chain(stderr_dir.as_ref().map(|d| d.path().to_path_buf()))
         .chain(refereeing.hide.iter().cloned())
         .collect();
-    let process = super::bot_settings::process_options(
+    let process = super::process_setup::process_options(
         &refereeing,
         outputs,
         &mut plan.bots,
-        Review::origin(&trust),
+        WorkdirSource::Recorded { named: &typed },
     )?;
     let mut match_log = match &log {
         Some(path) => MatchLog::create(path)
@@ -102,6 +105,37 @@ pub fn run(args: RerunArgs) -> Result<ExitCode, Failure> {
     })
 }
 
+/// Gives each bot of `typed` (`--workdir NAME=DIR`) its directory, instead of the one recorded;
+/// returns their names.
+///
+/// # Errors
+/// A usage failure for a name that is not one of the match's bot processes, or given twice.
+fn type_workdirs(
+    plan: &mut RerunPlan,
+    typed: &[(String, PathBuf)],
+) -> Result<BTreeSet<String>, Failure> {
+    let mut names = BTreeSet::new();
+    for (name, dir) in typed {
+        let processes: Vec<String> = plan
+            .bots
+            .iter()
+            .filter(|b| matches!(b.launch, crate::seat::Launch::Command(_)))
+            .map(|b| b.name.clone())
+            .collect();
+        if !processes.contains(name) || !names.insert(name.clone()) {
+            return Err(Failure::usage(format!(
+                "--workdir {name}=...: match {} has no bot process '{name}', or it is named twice (its bot processes: {}; one --workdir each)",
+                plan.recorded.id,
+                processes.join(", ")
+            )));
+        }
+        for bot in plan.bots.iter_mut().filter(|b| b.name == *name) {
+            bot.settings.workdir = Some(dir.clone());
+        }
+    }
+    Ok(names)
+}
+
 /// What the rerun will run, as the directory records it, said before anything runs: each
 /// bot's command, sandbox, users, workdir (and what vouches for it), environment's names and
 /// limits, where it runs from and what is hidden.
@@ -114,7 +148,7 @@ fn announce(plan: &RerunPlan, review: &Review, refereeing: &Refereeing, dir: &Pa
                 if w.marked {
                     "the referee's mark for this bot"
                 } else {
-                    "accepted with --trust-recorded workdir"
+                    "typed with --workdir"
                 }
             })
         })

@@ -3,11 +3,10 @@
 use super::Failure;
 use super::args::{BoardFormat, ScheduleArg, TournamentArgs};
 use super::board_render::Legend;
-use super::bot_settings::process_options;
 use super::match_config::{
     BotEntry, Refereeing, RefereeingFile, bot_specs, drawn_seed, game_kind, game_options, read_toml,
 };
-use crate::seat::workdir_rule::WorkdirOrigin;
+use super::process_setup::{WorkdirSource, process_options};
 use crate::tournament::{NavaSpec, ScheduleKind, TournamentConfig};
 use serde::Deserialize;
 use std::path::PathBuf;
@@ -186,7 +185,7 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentSettings, Failure> {
             .chain(refereeing.hide.iter().cloned())
             .collect(),
         &mut bots,
-        WorkdirOrigin::Named,
+        WorkdirSource::CommandLine,
     )?;
     Ok(TournamentSettings {
         config: TournamentConfig {

@@ -9,20 +9,20 @@
 
 use super::Failure;
 use crate::seat::workdir_quota::WorkdirQuota;
-use crate::seat::{BotSpec, Launch};
+use crate::seat::{BotSpec, Launch, Workdirs};
 
-/// Refuses the run if a bot process's workdir breaks its quota now.
+/// Refuses the run if a bot process's workdir (of `workdirs`, as admitted) breaks its quota now.
 ///
 /// # Errors
 /// A usage failure naming the first such bot and its workdir's usage.
-pub(super) fn refuse_over_quota(bots: &[BotSpec]) -> Result<(), Failure> {
+pub(super) fn refuse_over_quota(bots: &[BotSpec], workdirs: &Workdirs) -> Result<(), Failure> {
     for bot in bots {
         if !matches!(bot.launch, Launch::Command(_)) {
             continue;
         }
         let settings = &bot.settings;
         let Some(quota) =
-            WorkdirQuota::new(settings.workdir.as_deref(), settings.limits.workdir_bytes())
+            WorkdirQuota::new(workdirs.get(&bot.name), settings.limits.workdir_bytes())
         else {
             continue;
         };

@@ -4,7 +4,7 @@
 
 use crate::seat::{BotSpec, Fault, Launch, ProcessBot, ProcessOptions, Seat, TimeControl};
 use engine::Game;
-use protocol::{Goodbye, Hello, PROTOCOL_VERSION, ToBot};
+use protocol::{FaultKind, Goodbye, Hello, PROTOCOL_VERSION, ToBot};
 use std::time::Duration;
 
 /// One seat's player for the matches to come.
@@ -95,10 +95,20 @@ pub async fn start_players<G: Game>(
                 let mut opts = process.clone();
                 opts.stderr_file = stderr_file(spec);
                 opts.limits = spec.settings.limits;
-                opts.workdir = spec.settings.workdir.clone();
+                opts.workdir = process.workdirs.get(&spec.name).cloned();
                 opts.env = spec.settings.env.clone();
                 opts.run_as = process.users.run_as(&spec.name);
-                match ProcessBot::spawn(words, &opts).await {
+                let started = match (&spec.settings.workdir, &opts.workdir) {
+                    (Some(dir), None) => Err(Fault::new(
+                        FaultKind::SpawnFailed,
+                        format!(
+                            "its workdir {} was not admitted when the run started (workdir_rule::admit)",
+                            dir.display()
+                        ),
+                    )),
+                    _ => ProcessBot::spawn(words, &opts).await,
+                };
+                match started {
                     Ok(bot) => (Seat::Process(Box::new(bot)), None),
                     Err(fault) => (Seat::Absent, Some(fault)),
                 }

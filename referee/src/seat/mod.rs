@@ -6,17 +6,20 @@
 //! that speak the protocol talk over a `Wire` (`wire.rs`) and are reached through a [`Talker`].
 //! Bot misbehaviour is never an `Err` here: it is a [`Fault`], recorded by the match runner.
 
+pub mod admitted_workdir;
 pub mod cgroup;
 pub mod clock;
 mod disk_usage;
 pub mod ending;
 pub mod environment;
 mod fault;
+pub mod hidden_paths;
 pub mod limits;
 mod lines;
 pub mod memory;
 pub mod notice;
 mod pace;
+pub mod path_walk;
 mod pipe;
 pub mod proc_view;
 pub mod process;
@@ -32,11 +35,14 @@ mod talker;
 pub mod users;
 mod wire;
 pub mod workdir_marker;
+pub mod workdir_place;
 pub mod workdir_quota;
 pub mod workdir_rule;
 
+pub use admitted_workdir::{AdmittedWorkdir, Workdirs};
 pub use clock::{Allowance, CPU_WALL_CAP, Clock, TimeBasis, TimeControl, Timing};
 pub use fault::Fault;
+pub use hidden_paths::HiddenPath;
 pub use limits::ResourceLimits;
 pub use memory::PeakMemory;
 pub use process::{Closing, ProcessBot, ProcessOptions, StderrSpan};

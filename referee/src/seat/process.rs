@@ -9,9 +9,11 @@
 //! an environment of its own ([`environment`]), never the referee's.
 
 use super::Fault;
+use super::admitted_workdir::{AdmittedWorkdir, Workdirs};
 use super::cgroup::{BotCgroup, GroupLimits};
 use super::ending::{Ending, stderr_quote};
 use super::environment;
+use super::hidden_paths::{self, HiddenPath};
 use super::limits::{self, ResourceLimits, RlimitResource};
 use super::memory::{self, PeakMemory};
 use super::pipe::Pipe;
@@ -77,12 +79,16 @@ pub struct ProcessOptions {
     pub exit_grace: Duration,
     /// The sandbox bots run in.
     pub sandbox: Sandbox,
-    /// Paths a sandboxed bot must not see (the referee's output, other bots' directories).
-    pub hidden: Vec<PathBuf>,
+    /// Paths a sandboxed bot must not see (the referee's output, every bot's workdir but its
+    /// own), as found when the run started.
+    pub hidden: Vec<HiddenPath>,
     /// This bot's resource limits.
     pub limits: ResourceLimits,
-    /// This bot's working directory, if not the referee's.
-    pub workdir: Option<PathBuf>,
+    /// Each bot's workdir, admitted when the run started ([`super::workdir_rule`]), by name. A
+    /// bot whose settings name a workdir that is not here does not start (`spawn_failed`).
+    pub workdirs: Workdirs,
+    /// This bot's working directory (from `workdirs`), if not the referee's.
+    pub workdir: Option<AdmittedWorkdir>,
     /// The variables this bot's settings name, set over the few of the referee's it gets
     /// ([`environment`]).
     pub env: BTreeMap<String, String>,
@@ -102,6 +108,7 @@ impl Default for ProcessOptions {
             sandbox: Sandbox::None,
             hidden: Vec::new(),
             limits: ResourceLimits::default(),
+            workdirs: Workdirs::default(),
             workdir: None,
             env: BTreeMap::new(),
             users: BotUsers::default(),
@@ -174,8 +181,14 @@ impl ProcessBot {
             .map_err(|e| Fault::new(FaultKind::SpawnFailed, e))?;
         let credentials = user.as_ref().map(|u| u.credentials);
         let limits = options.limits;
-        let quota =
-            WorkdirQuota::before_start(options.workdir.as_deref(), limits.workdir_bytes()).await?;
+        let spawn_failed =
+            |e: &dyn std::fmt::Display| Fault::new(FaultKind::SpawnFailed, e.to_string());
+        // The workdir admitted when the run started, still at its name.
+        let workdir = options.workdir.as_ref();
+        if let Some(dir) = workdir {
+            dir.check_named().map_err(|e| spawn_failed(&e))?;
+        }
+        let quota = WorkdirQuota::before_start(workdir, limits.workdir_bytes()).await?;
         let cgroup = BotCgroup::create(&GroupLimits {
             memory_bytes: limits.memory_bytes(),
             processes: limits.processes(),
@@ -185,24 +198,23 @@ impl ProcessBot {
         });
         let rlimits = limits.rlimits(cgroup.is_some());
         // Held until the child has exec'd: bubblewrap reads the copies from these descriptors.
-        let fixed = if options.sandbox.is_bwrap() {
-            FixedFiles::for_start().map_err(|e| {
+        let (fixed, hidden) = if options.sandbox.is_bwrap() {
+            let fixed = FixedFiles::for_start().map_err(|e| {
                 Fault::new(FaultKind::SpawnFailed, format!("cannot copy /proc: {e}"))
-            })?
+            })?;
+            let hidden =
+                hidden_paths::places(&options.hidden, workdir).map_err(|e| spawn_failed(&e))?;
+            (fixed, options.run_as.nameable(hidden))
         } else {
-            FixedFiles::default()
+            (FixedFiles::default(), Vec::new())
         };
-        let wrapped = options.sandbox.wrap(
-            command,
-            options.workdir.as_deref(),
-            &options.run_as.nameable(&options.hidden),
-            limits.file_bytes(),
-            &fixed,
-        );
-        let (program, args) = wrapped.split_first().expect("not empty");
+        let wrapped = options
+            .sandbox
+            .wrap(command, workdir, &hidden, limits.file_bytes(), &fixed);
+        let (program, args) = wrapped.args.split_first().expect("not empty");
         let env = environment::bot_environment(
             &options.env,
-            options.workdir.as_deref(),
+            workdir.map(AdmittedWorkdir::path),
             options.sandbox.is_bwrap(),
         );
         let mut wrap = CommandWrap::with_new(program, |cmd| {
@@ -212,9 +224,6 @@ impl ProcessBot {
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped());
-            if let Some(dir) = &options.workdir {
-                cmd.current_dir(dir);
-            }
         });
         let join_fds = cgroup.as_ref().map(BotCgroup::join_fds).unwrap_or_default();
         before_exec(
@@ -222,7 +231,8 @@ impl ProcessBot {
             join_fds,
             credentials,
             rlimits,
-            fixed.descriptors(),
+            wrapped.keep,
+            workdir.map(AdmittedWorkdir::raw_fd),
         );
         wrap.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
         let shown = &command[0];
@@ -920,8 +930,8 @@ fn stderr_over_budget(budget: stderr::StderrBudget) -> String {
 }
 
 /// Sets what the bot's child process does between fork and exec: while it is still the
-/// referee's user, it joins its control groups (`join_fds`, open `cgroup.procs` files) and
-/// takes its resource limits; then it becomes its own `user` if it has one
+/// referee's user, it joins its control groups (`join_fds`, open `cgroup.procs` files), enters
+/// its `workdir` (a directory's descriptor) and takes its resource limits; then it becomes its own `user` if it has one
 /// ([`Credentials::assume`]), dies with the referee, lets no descriptor but 0, 1 and 2 (and
 /// `keep`, which bubblewrap reads and closes) survive the exec, and last installs the system-call filter ([`BotFilter`]: no file locks, leases or
 /// file-change notifications), which the exec and everything after it, bubblewrap included,
@@ -932,13 +942,14 @@ fn before_exec(
     user: Option<Credentials>,
     rlimits: Vec<(RlimitResource, u64)>,
     keep: Vec<RawFd>,
+    workdir: Option<RawFd>,
 ) {
     // SAFETY: sysconf only reads a limit.
     let max_fd = unsafe { libc::sysconf(libc::_SC_OPEN_MAX) }.clamp(3, 65_536) as i32;
     // Built here, before the fork, once per run: the child may not allocate.
     let filter = BotFilter::native();
     // SAFETY: the closure runs in the child between fork and exec and only makes
-    // async-signal-safe system calls (prctl, write, set*id, setrlimit, close_range, seccomp) on
+    // async-signal-safe system calls (prctl, write, fchdir, set*id, setrlimit, close_range, seccomp) on
     // memory prepared before the fork.
     unsafe {
         wrap.command_mut().pre_exec(move || {
@@ -948,6 +959,13 @@ fn before_exec(
                 if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
                     return Err(std::io::Error::last_os_error());
                 }
+            }
+            // Into the workdir admitted, by its descriptor (not by a name that may lead
+            // elsewhere now), while still the referee's user.
+            if let Some(fd) = workdir
+                && libc::fchdir(fd) != 0
+            {
+                return Err(std::io::Error::last_os_error());
             }
             // Before the change of user, which could not raise a hard limit.
             limits::apply(&rlimits)?;

@@ -5,6 +5,11 @@
 //! machine's work (`proc_view.rs`), the referee's output and config (logs, results, other bots'
 //! stderr and working directories) hidden, and only its own working directory writable.
 //!
+//! The working directory is the one admitted when the run started, bound by its descriptor
+//! (`--bind-fd`: bubblewrap 0.10.0, and Debian's 0.8.0 since its security update), so that a name
+//! swapped for a link since then binds nothing else; what is hidden is where the referee found it
+//! at this start, never through a link ([`super::admitted_workdir`], [`super::hidden_paths`]).
+//!
 //! In its own PID namespace a bot sees no other process, so it cannot open another bot's pipes
 //! through `/proc/PID/fd`; and when the namespace's first process dies the kernel kills every
 //! process in it, so a bot's descendants die with it however they detach.
@@ -21,9 +26,12 @@
 //! the sandbox's user namespace and runs the bot in a second one nested in it, which the bot
 //! cannot undo.
 
+use super::admitted_workdir::AdmittedWorkdir;
+use super::hidden_paths::Place;
 use super::proc_view::{self, FixedFiles};
 use super::seccomp::BotFilter;
 use super::users::Credentials;
+use std::os::fd::RawFd;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 
@@ -58,16 +66,44 @@ pub struct Bubblewrap {
     /// Whether it takes `--disable-userns` (bubblewrap 0.8.0 and later). An older one still
     /// sandboxes bots, but a bot can then make a user namespace of its own in the sandbox.
     pub disables_userns: bool,
+    /// Whether it takes `--bind-fd` (bubblewrap 0.10.0, and backported in some distributions'
+    /// 0.8.0): the workdir is then bound by the descriptor the referee holds, else by its path,
+    /// checked just before.
+    pub binds_fd: bool,
 }
 
 impl Bubblewrap {
-    /// bubblewrap at `path`, taken to be 0.8.0 or later (for tests that know it is).
+    /// bubblewrap at `path`, taken to have `--disable-userns` and `--bind-fd` (for tests that
+    /// know it does).
     pub fn at(path: impl Into<PathBuf>) -> Self {
         Bubblewrap {
             path: path.into(),
             disables_userns: true,
+            binds_fd: true,
         }
     }
+}
+
+/// A command line that starts a bot, with the descriptors its child must keep open across its
+/// exec (bubblewrap reads them).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Wrapped {
+    /// The program and its arguments.
+    pub args: Vec<String>,
+    /// The descriptors to keep.
+    pub keep: Vec<RawFd>,
+}
+
+/// Whether the bubblewrap at `path` lists `--bind-fd` in its help.
+fn has_bind_fd(path: &Path) -> bool {
+    std::process::Command::new(path)
+        .arg("--help")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .is_ok_and(|out| {
+            String::from_utf8_lossy(&out.stdout).contains("--bind-fd ")
+                || String::from_utf8_lossy(&out.stderr).contains("--bind-fd ")
+        })
 }
 
 /// What bubblewrap says of an option it does not have.
@@ -157,10 +193,12 @@ impl Sandbox {
     pub fn usable(user: Option<Credentials>) -> Result<Bubblewrap, String> {
         let path =
             find_bwrap().ok_or("bwrap is not installed (Debian: apt-get install bubblewrap)")?;
+        let binds_fd = has_bind_fd(&path);
         let tried = |disables_userns| {
             probe(&path, user, disables_userns).map(|()| Bubblewrap {
                 path: path.clone(),
                 disables_userns,
+                binds_fd,
             })
         };
         tried(true)
@@ -180,22 +218,27 @@ impl Sandbox {
     }
 
     /// The command line that runs `command` in the sandbox: in `workdir` (writable) if given,
-    /// else in the referee's directory (read-only), with the `hidden` paths replaced by empty
+    /// else in the referee's directory (read-only), with the `hidden` places replaced by empty
     /// ones, a private `/tmp` of at most `tmp_bytes` (the referee's directory and the paths
     /// the command names stay visible when they are under /tmp), and the `fixed` copies of
-    /// `/proc` files (whose descriptors the child must keep open across its exec).
+    /// `/proc` files (whose descriptors the child must keep open across its exec). The caller
+    /// has checked that `workdir`'s path leads to it and found where `hidden` is now.
     pub fn wrap(
         &self,
         command: &[String],
-        workdir: Option<&Path>,
-        hidden: &[PathBuf],
+        workdir: Option<&AdmittedWorkdir>,
+        hidden: &[Place],
         tmp_bytes: Option<u64>,
         fixed: &FixedFiles,
-    ) -> Vec<String> {
+    ) -> Wrapped {
         let Sandbox::Bwrap(bwrap) = self else {
-            return command.to_vec();
+            return Wrapped {
+                args: command.to_vec(),
+                keep: Vec::new(),
+            };
         };
         let mut args = vec![bwrap.path.display().to_string()];
+        let mut keep = fixed.descriptors();
         args.extend(base_args(tmp_bytes, bwrap.disables_userns));
         args.extend(fixed.args());
         // The private /tmp must not hide the bot itself: the referee's directory and any path
@@ -215,21 +258,20 @@ impl Sandbox {
                 args.extend(["--ro-bind".into(), path.clone(), path]);
             }
         }
-        // The working directory first, so that hidden paths inside it are hidden too.
-        let own = workdir.and_then(|w| w.canonicalize().ok());
-        if let Some(dir) = &own {
-            let dir = dir.display().to_string();
-            args.extend(["--bind".into(), dir.clone(), dir]);
-        }
-        for path in hidden {
-            let Ok(path) = path.canonicalize() else {
-                continue;
-            };
-            if own.as_ref() == Some(&path) {
-                continue;
+        // The working directory first, so that hidden paths inside it are hidden too: the
+        // directory admitted, by its descriptor where bubblewrap can take one.
+        if let Some(dir) = workdir {
+            let path = dir.path().display().to_string();
+            if bwrap.binds_fd {
+                args.extend(["--bind-fd".into(), dir.raw_fd().to_string(), path]);
+                keep.push(dir.raw_fd());
+            } else {
+                args.extend(["--bind".into(), path.clone(), path]);
             }
-            let shown = path.display().to_string();
-            if path.is_dir() {
+        }
+        for place in hidden {
+            let shown = place.path.display().to_string();
+            if place.is_dir {
                 args.extend([
                     "--size".into(),
                     "4096".into(),
@@ -242,11 +284,11 @@ impl Sandbox {
                 args.extend(["--ro-bind".into(), "/dev/null".into(), shown]);
             }
         }
-        let dir = own.unwrap_or(cwd);
+        let dir = workdir.map_or(cwd, |w| w.path().to_path_buf());
         args.extend(["--chdir".into(), dir.display().to_string()]);
         args.push("--".into());
         args.extend(command.iter().cloned());
-        args
+        Wrapped { args, keep }
     }
 }
 

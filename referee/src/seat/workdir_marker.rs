@@ -118,6 +118,27 @@ impl OpenDir {
         })
     }
 
+    /// The directory found by `walked` at `path` (opened for reading).
+    pub fn from_walked(walked: super::path_walk::Walked, path: &Path) -> Self {
+        OpenDir {
+            fd: walked.fd,
+            path: path.to_path_buf(),
+            device: walked.stat.st_dev,
+            inode: walked.stat.st_ino,
+            owner: walked.stat.st_uid,
+        }
+    }
+
+    /// The path it was opened at.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Its device and inode: what it is, whatever its name.
+    pub fn identity(&self) -> (u64, u64) {
+        (self.device, self.inode)
+    }
+
     /// The directory's owner.
     pub fn owner(&self) -> u32 {
         self.owner

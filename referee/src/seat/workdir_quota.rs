@@ -14,14 +14,15 @@
 //! the bot; the bot's fault, `resource_limit`, is reported wherever its end is seen
 //! ([`ProcessBot`](super::ProcessBot)'s exit faults). What the bot wrote is left on disk, for
 //! the organiser to look at. A breach is the bot's doing, so a look returns it as a message for
-//! its fault, not as an error.
+//! its fault, not as an error. The directory measured is the one admitted when the run started,
+//! through its descriptor ([`AdmittedWorkdir`]), whatever its name leads to now.
 
 use super::Fault;
+use super::admitted_workdir::AdmittedWorkdir;
 use super::cgroup::GroupKiller;
-use super::disk_usage::{self, MAX_ENTRIES};
+use super::disk_usage::{self, MAX_ENTRIES, UsageError};
 use protocol::FaultKind;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
-use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tokio::time::Instant;
@@ -39,7 +40,7 @@ pub const ASSUMED_RATE: f64 = (4u64 << 30) as f64;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WorkdirQuota {
     /// The directory.
-    pub dir: PathBuf,
+    pub dir: AdmittedWorkdir,
     /// Its quota, in bytes.
     pub bytes: u64,
 }
@@ -60,9 +61,9 @@ fn shown_mib(bytes: u64, quota_mib: u64) -> String {
 
 impl WorkdirQuota {
     /// The quota of a bot with `workdir` and a quota of `bytes`, if it has both.
-    pub fn new(workdir: Option<&Path>, bytes: Option<u64>) -> Option<WorkdirQuota> {
+    pub fn new(workdir: Option<&AdmittedWorkdir>, bytes: Option<u64>) -> Option<WorkdirQuota> {
         Some(WorkdirQuota {
-            dir: std::path::absolute(workdir?).ok()?,
+            dir: workdir?.clone(),
             bytes: bytes?,
         })
     }
@@ -71,9 +72,21 @@ impl WorkdirQuota {
     /// of a breach — over the quota, or not measurable (a directory the referee cannot read,
     /// too many entries).
     pub fn look(&self) -> Look {
-        let shown = self.dir.display();
+        let shown = self.dir.path().display();
         let quota = self.bytes >> 20;
-        match disk_usage::measure(&self.dir, MAX_ENTRIES) {
+        let through_fd = self.dir.through_fd();
+        // What cannot be read is named by its path from the workdir's, not from the descriptor's.
+        let named = |e: UsageError| match e {
+            UsageError::Unreadable { path, source } => UsageError::Unreadable {
+                path: match path.strip_prefix(&through_fd) {
+                    Ok(rest) => self.dir.path().join(rest),
+                    Err(_) => path,
+                },
+                source,
+            },
+            e => e,
+        };
+        match disk_usage::measure(&through_fd, MAX_ENTRIES).map_err(named) {
             Ok(usage) if usage.bytes > self.bytes => Err(format!(
                 "workdir {shown} uses {} MiB, over its quota of {quota} MiB (--workdir-mb)",
                 shown_mib(usage.bytes, quota)
@@ -92,7 +105,7 @@ impl WorkdirQuota {
     /// A [`FaultKind::ResourceLimit`] fault when the workdir breaks its quota already: the bot is
     /// not to be started.
     pub async fn before_start(
-        workdir: Option<&Path>,
+        workdir: Option<&AdmittedWorkdir>,
         bytes: Option<u64>,
     ) -> Result<Option<WorkdirQuota>, Fault> {
         let Some(quota) = WorkdirQuota::new(workdir, bytes) else {
@@ -274,6 +287,7 @@ fn pidfd_open(pid: u32) -> Option<OwnedFd> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::seat::admitted_workdir::tests::admitted;
 
     #[test]
     fn the_watcher_looks_more_often_near_the_quota_and_when_writes_are_fast() {
@@ -298,11 +312,12 @@ mod tests {
     #[test]
     fn a_look_tells_the_usage_or_the_breach_in_mib() {
         let dir = tempfile::tempdir().unwrap();
-        let quota = WorkdirQuota::new(Some(dir.path()), Some(1 << 20)).unwrap();
+        let held = admitted(dir.path());
+        let quota = WorkdirQuota::new(Some(&held), Some(1 << 20)).unwrap();
         assert!(quota.look().unwrap() < 1 << 20);
         std::fs::write(dir.path().join("data"), vec![1u8; 3 << 20]).unwrap();
         let message = quota.look().unwrap_err();
-        let shown = dir.path().display();
+        let shown = held.path().display();
         assert_eq!(
             message,
             format!("workdir {shown} uses 3 MiB, over its quota of 1 MiB (--workdir-mb)")
@@ -310,7 +325,12 @@ mod tests {
         assert_eq!(shown_mib((64 << 20) + (100 << 10), 64), "64.1");
         assert_eq!(shown_mib(301 << 20, 256), "301");
         assert_eq!(WorkdirQuota::new(None, Some(1)), None);
-        assert_eq!(WorkdirQuota::new(Some(dir.path()), None), None);
+        assert_eq!(WorkdirQuota::new(Some(&held), None), None);
+        // Its name taken by another directory: the one admitted is measured.
+        let moved = tempfile::tempdir().unwrap();
+        std::fs::rename(dir.path(), moved.path().join("w")).unwrap();
+        std::fs::create_dir(dir.path()).unwrap();
+        assert!(quota.look().unwrap_err().contains("uses 3 MiB"));
     }
 
     #[test]
@@ -322,7 +342,8 @@ mod tests {
             .unwrap()
             .block_on(async {
                 let dir = tempfile::tempdir().unwrap();
-                let quota = WorkdirQuota::new(Some(dir.path()), Some(4 << 20)).unwrap();
+                let held = admitted(dir.path());
+                let quota = WorkdirQuota::new(Some(&held), Some(4 << 20)).unwrap();
                 // A writer without end, and a child of it writing beside it.
                 let script = "head -c 1048576 /dev/zero >> a & \
                               while :; do head -c 1048576 /dev/zero >> b; done";
@@ -341,7 +362,7 @@ mod tests {
                     .unwrap();
                 assert_eq!(status.signal(), Some(libc::SIGKILL));
                 let breach = watch.breach().await.unwrap();
-                let shown = dir.path().display();
+                let shown = held.path().display();
                 assert!(
                     breach.starts_with(&format!("workdir {shown} uses "))
                         && breach.ends_with(

@@ -4,22 +4,31 @@
 //! and, when the referee runs as root, by the bot's group, which then owns its whole tree — so
 //! the directory must be one the user meant for that bot (`docs/security.md#bot-users`):
 //!
-//! - **named on this command line** (a config file given to it, or a recorded one the user
-//!   accepts with `--trust-recorded workdir`), or **recorded and marked**: found in a results
-//!   directory's `run.json`, and holding the referee's [mark](super::workdir_marker) for that
-//!   bot (its name and command), which the referee writes when it first uses a named workdir;
-//! - **the directory named, not another**: the path, made absolute and its `..` taken as
-//!   written, must be where the kernel finds the directory — no symbolic link on the way;
+//! - **named on this command line** (a config file given to it, or, for `rerun`, the path typed
+//!   with `--workdir NAME=DIR`), or **recorded and marked**: found in a results directory's
+//!   `run.json`, and holding the referee's [mark](super::workdir_marker) for that bot (its name
+//!   and command), which the referee writes when it first uses a named workdir (`rerun` never
+//!   writes one);
+//! - **in a place of its own** ([`workdir_place`]): not `/`, a top-level directory or one of the
+//!   system's, named by a path with no symbolic link on the way, and below directories no other
+//!   user can change (sshd's `StrictModes` rule), so that no one else can swap it for another
+//!   directory while the run goes on;
 //! - **the referee's user's own**: never a directory another user owns.
+//!
+//! What is admitted is the directory itself, held open for the run ([`AdmittedWorkdir`]): what
+//! the referee does with it later acts on that directory, not on what its name leads to then.
 
+use super::admitted_workdir::AdmittedWorkdir;
+use super::path_walk::lexical;
 use super::workdir_marker::{MarkedBot, MarkerError, OpenDir};
-use std::path::{Component, Path, PathBuf};
+use super::workdir_place::{self, PlaceError};
+use std::path::{Path, PathBuf};
 
 /// Where a workdir comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WorkdirOrigin {
-    /// Named on this command line: a flag, a config file given to it, or a recorded setting
-    /// the user accepted there.
+    /// Named on this command line: a config file given to it, or a path typed with `rerun
+    /// --workdir NAME=DIR`.
     Named,
     /// Recorded in a results directory, and not accepted on the command line: it must bear the
     /// referee's mark for the bot.
@@ -29,8 +38,8 @@ pub enum WorkdirOrigin {
 /// A workdir that may be handed over.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Admitted {
-    /// Its absolute path, symbolic links resolved (there were none on the way).
-    pub path: PathBuf,
+    /// The directory, held open; its path is absolute, with no symbolic link on the way.
+    pub dir: AdmittedWorkdir,
     /// Whether the referee's mark for the bot vouched for it (a recorded workdir).
     pub marked: bool,
 }
@@ -51,21 +60,13 @@ pub struct WorkdirRefusal {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum RefusalKind {
-    /// It is not a directory that can be opened.
-    #[error("not a directory the referee can open ({0}); make it first")]
-    Unusable(std::io::Error),
-    /// A symbolic link on the way leads elsewhere.
-    #[error(
-        "a symbolic link on the way makes it {}: name that directory itself, if it is the one meant",
-        real.display()
-    )]
-    Redirected {
-        /// Where the kernel finds it.
-        real: PathBuf,
-    },
+    /// Not in a place of its own ([`workdir_place`]): a system directory, a link on the way,
+    /// a directory above it that another user can change, or not a directory at all.
+    #[error(transparent)]
+    Place(PlaceError),
     /// Another user owns it.
     #[error(
-        "it belongs to uid {owner}, not to the referee's user (uid {referee}): a bot gets no directory of another user (give it to uid {referee} first, if it is meant for the bot)"
+        "it belongs to uid {owner}, not to the referee's user (uid {referee}): a bot gets no directory of another user; give the bot a directory of uid {referee}'s own, in a place no other user can change (under /srv/referee, say), and copy there what it needs"
     )]
     OtherOwner {
         /// Its owner.
@@ -84,9 +85,9 @@ pub enum RefusalKind {
 }
 
 impl WorkdirRefusal {
-    /// Whether the user can accept the workdir on the command line (`--trust-recorded
-    /// workdir`): a recorded workdir without its mark. A directory of another user, or one
-    /// reached through a symbolic link, is refused whatever the command line says.
+    /// Whether the user can give the bot the workdir by typing its path on the command line
+    /// (`rerun --workdir NAME=DIR`): a recorded workdir without its mark. A directory of another
+    /// user, of the system, or in a place another user can change is refused however named.
     pub fn accepted_when_named(&self) -> bool {
         matches!(self.kind, RefusalKind::Unmarked(_))
     }
@@ -109,14 +110,10 @@ pub fn admit(
         path: named.clone(),
         kind,
     };
-    let real = named
-        .canonicalize()
-        .map_err(|e| refuse(RefusalKind::Unusable(e)))?;
-    if real != named {
-        return Err(refuse(RefusalKind::Redirected { real }));
-    }
-    let dir = OpenDir::open(&real).map_err(|e| refuse(RefusalKind::Unusable(e)))?;
     let referee = rustix::process::geteuid().as_raw();
+    let walked =
+        workdir_place::open_workdir(&named, referee).map_err(|e| refuse(RefusalKind::Place(e)))?;
+    let dir = OpenDir::from_walked(walked, &named);
     if dir.owner() != referee {
         return Err(refuse(RefusalKind::OtherOwner {
             owner: dir.owner(),
@@ -131,7 +128,10 @@ pub fn admit(
             true
         }
     };
-    Ok(Admitted { path: real, marked })
+    Ok(Admitted {
+        dir: AdmittedWorkdir::new(dir),
+        marked,
+    })
 }
 
 /// Marks every workdir of `admitted` that no mark vouched for (a named one) as the workdir of
@@ -141,36 +141,23 @@ pub fn admit(
 /// # Errors
 /// [`RefusalKind::Unmarkable`] when a mark cannot be written.
 pub fn mark(admitted: &[(MarkedBot, Admitted)]) -> Result<(), WorkdirRefusal> {
-    let mut by_dir: std::collections::BTreeMap<&Path, Vec<MarkedBot>> = Default::default();
+    let mut by_dir: std::collections::BTreeMap<(u64, u64), (&AdmittedWorkdir, Vec<MarkedBot>)> =
+        Default::default();
     for (bot, workdir) in admitted.iter().filter(|(_, w)| !w.marked) {
-        by_dir.entry(&workdir.path).or_default().push(bot.clone());
+        by_dir
+            .entry(workdir.dir.identity())
+            .or_insert((&workdir.dir, Vec::new()))
+            .1
+            .push(bot.clone());
     }
-    for (dir, bots) in by_dir {
-        OpenDir::open(dir)
-            .and_then(|open| open.mark(&bots))
-            .map_err(|e| WorkdirRefusal {
-                bot: bots[0].name.clone(),
-                path: dir.to_path_buf(),
-                kind: RefusalKind::Unmarkable(e),
-            })?;
+    for (dir, bots) in by_dir.into_values() {
+        dir.dir().mark(&bots).map_err(|e| WorkdirRefusal {
+            bot: bots[0].name.clone(),
+            path: dir.path().to_path_buf(),
+            kind: RefusalKind::Unmarkable(e),
+        })?;
     }
     Ok(())
-}
-
-/// `path` with its `.` dropped and each `..` taking off the name before it, as written (not
-/// as the file system would resolve it).
-fn lexical(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -190,13 +177,9 @@ mod tests {
         let base = dir.path().canonicalize().unwrap();
         std::fs::create_dir_all(base.join("w/sub")).unwrap();
         let admitted = admit(&bot(), Path::new("w/sub/../."), &base, WorkdirOrigin::Named);
-        assert_eq!(
-            admitted.unwrap(),
-            Admitted {
-                path: base.join("w"),
-                marked: false
-            }
-        );
+        let admitted = admitted.unwrap();
+        assert_eq!(admitted.dir.path(), base.join("w"));
+        assert!(!admitted.marked);
     }
 
     #[test]
@@ -206,10 +189,23 @@ mod tests {
         std::fs::create_dir(base.join("real")).unwrap();
         std::os::unix::fs::symlink(base.join("real"), base.join("link")).unwrap();
         let err = admit(&bot(), Path::new("link"), &base, WorkdirOrigin::Named).unwrap_err();
-        assert!(matches!(err.kind, RefusalKind::Redirected { .. }), "{err}");
+        assert!(
+            matches!(err.kind, RefusalKind::Place(PlaceError::Redirected { .. })),
+            "{err}"
+        );
         assert!(!err.accepted_when_named());
         let err = admit(&bot(), Path::new("none"), &base, WorkdirOrigin::Named).unwrap_err();
-        assert!(matches!(err.kind, RefusalKind::Unusable(_)), "{err}");
+        assert!(
+            matches!(err.kind, RefusalKind::Place(PlaceError::Unusable(_))),
+            "{err}"
+        );
+        for system in ["/etc", "/usr/lib", "/"] {
+            let err = admit(&bot(), Path::new(system), &base, WorkdirOrigin::Named).unwrap_err();
+            assert!(
+                matches!(err.kind, RefusalKind::Place(PlaceError::System(_))),
+                "{err}"
+            );
+        }
     }
 
     #[test]

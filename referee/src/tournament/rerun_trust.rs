@@ -7,7 +7,6 @@
 //! | recorded | refused unless accepted (`--trust-recorded NAME`) |
 //! |---|---|
 //! | `sandbox` (run.json) | `"none"`, unless `--sandbox` is given (`bwrap` is kept) |
-//! | `workdir` (run.json) | one without the referee's mark for that bot ([`workdir_rule`]) |
 //! | `env` (run.json) | any variable (`LD_PRELOAD`, `PYTHONPATH` change what a command runs) |
 //! | limits (tournament.json) | a resource limit off, or above this referee's default |
 //! | `cwd` (run.json) | a directory other than the current one (relative commands are found there) |
@@ -28,8 +27,6 @@ use std::path::{Path, PathBuf};
 pub enum RecordedSetting {
     /// The sandbox (`run.json`'s `sandbox`).
     Sandbox,
-    /// Each bot's workdir (`run.json`).
-    Workdir,
     /// Each bot's environment (`run.json`).
     Env,
     /// Each bot's resource limits (`tournament.json`).
@@ -40,9 +37,8 @@ pub enum RecordedSetting {
 
 impl RecordedSetting {
     /// Every recorded setting.
-    pub const ALL: [RecordedSetting; 5] = [
+    pub const ALL: [RecordedSetting; 4] = [
         RecordedSetting::Sandbox,
-        RecordedSetting::Workdir,
         RecordedSetting::Env,
         RecordedSetting::Limits,
         RecordedSetting::Cwd,
@@ -52,7 +48,6 @@ impl RecordedSetting {
     pub fn name(self) -> &'static str {
         match self {
             RecordedSetting::Sandbox => "sandbox",
-            RecordedSetting::Workdir => "workdir",
             RecordedSetting::Env => "env",
             RecordedSetting::Limits => "limits",
             RecordedSetting::Cwd => "cwd",
@@ -96,15 +91,25 @@ pub enum Untrusted {
         /// Another way to accept it, with its leading space (`" (or --sandbox none)"`).
         alternative: String,
     },
-    /// A workdir refused: by its mark (`--trust-recorded workdir` accepts it), or whatever the
-    /// command line says (another user's directory, a symbolic link on the way).
-    #[error("{refusal}{}", if refusal.accepted_when_named() {
-        "; to give it to the bot anyway, add --trust-recorded workdir"
-    } else { "" })]
+    /// A workdir refused: for want of its mark (typing its path, `--workdir NAME=DIR`, accepts
+    /// it), or whatever the command line says (another user's directory, a system directory, a
+    /// place another user can change, a symbolic link on the way).
+    #[error("{refusal}{}", typed_hint(refusal))]
     Workdir {
         /// Why.
         refusal: WorkdirRefusal,
     },
+}
+
+/// How to give a bot the workdir `refusal` refused, when typing its path does: the flag with
+/// the exact path, quoted for a shell.
+fn typed_hint(refusal: &WorkdirRefusal) -> String {
+    if !refusal.accepted_when_named() {
+        return String::new();
+    }
+    let word = format!("{}={}", refusal.bot, refusal.path.display());
+    let quoted = shlex::try_quote(&word).map_or(word.clone(), |q| q.into_owned());
+    format!("; to give it to the bot anyway, type its path: --workdir {quoted}")
 }
 
 /// What a rerun will take from the directory, looked at before anything runs.
@@ -116,23 +121,17 @@ pub struct Review {
     pub refusals: Vec<Untrusted>,
 }
 
-impl Review {
-    /// The workdirs' origin for the run: recorded (each must bear its mark), unless the user
-    /// accepted the recorded ones.
-    pub fn origin(trust: &Trust) -> WorkdirOrigin {
-        if trust.accepts(RecordedSetting::Workdir) {
-            WorkdirOrigin::Named
-        } else {
-            WorkdirOrigin::Recorded
-        }
-    }
-}
-
 impl RerunPlan {
     /// Looks at what the plan takes from its directory (see the module documentation) with
-    /// the settings `trust` accepts, `--sandbox` given or not, run from `here`. Changes
-    /// nothing.
-    pub fn review(&self, trust: &Trust, sandbox_given: bool, here: &Path) -> Review {
+    /// the settings `trust` accepts, `--sandbox` given or not, the workdirs of the bots in
+    /// `typed` named on the command line, run from `here`. Changes nothing.
+    pub fn review(
+        &self,
+        trust: &Trust,
+        sandbox_given: bool,
+        typed: &BTreeSet<String>,
+        here: &Path,
+    ) -> Review {
         let mut review = Review::default();
         let setting =
             |setting, file, what: String, why: &str, alternative: String| Untrusted::Setting {
@@ -198,8 +197,12 @@ impl RerunPlan {
             .run
             .as_ref()
             .map_or_else(|| here.to_path_buf(), |r| r.cwd.clone());
-        let origin = Review::origin(trust);
         for bot in &self.bots {
+            let origin = if typed.contains(&bot.name) {
+                WorkdirOrigin::Named
+            } else {
+                WorkdirOrigin::Recorded
+            };
             let admitted = bot.settings.workdir.as_deref().and_then(|workdir| {
                 let marked = MarkedBot {
                     name: bot.name.clone(),

@@ -54,13 +54,8 @@ impl RunRecord {
                 .process
                 .hidden
                 .iter()
-                .filter(|path| {
-                    !config
-                        .bots
-                        .iter()
-                        .any(|b| b.settings.workdir.as_ref() == Some(path))
-                })
-                .cloned()
+                .filter(|path| !config.process.workdirs.iter().any(|(_, w)| path.is(w)))
+                .map(|path| path.path().to_path_buf())
                 .collect(),
             bots: config
                 .bots

@@ -19,6 +19,7 @@ use super::reach::{self, Access};
 use super::run_as::{BotGroup, BotUsers, RunAs};
 use super::setting::{BotUids, UidRange};
 use super::workdir;
+use crate::seat::admitted_workdir::{AdmittedWorkdir, Workdirs};
 use crate::seat::notice::{Notice, SHORT_MAX, some_names};
 use crate::seat::sandbox::{Sandbox, SandboxError, SandboxMode};
 use crate::seat::{BotSpec, Launch};
@@ -55,9 +56,8 @@ pub enum IsolationError {
         /// Why not.
         why: String,
     },
-    /// A bot's workdir cannot be given to its group (it bears no mark of the referee's, or
-    /// its group or mode cannot be changed): the run is refused rather than the bot run as
-    /// root.
+    /// A bot's workdir cannot be given to its group (its group or mode cannot be changed): the
+    /// run is refused rather than the bot run as root.
     #[error("bot '{bot}': its workdir {} cannot be given to its group: {why}", dir.display())]
     Workdir {
         /// The bot.
@@ -78,7 +78,8 @@ enum GroupError {
 }
 
 /// Decides the sandbox of `mode` and the users of `uids` for `bots`, leasing each bot's group
-/// and giving it its working directory for the run (see the module documentation).
+/// and giving it its working directory for the run (of `workdirs`, as admitted; see the module
+/// documentation).
 ///
 /// # Errors
 /// [`IsolationError`] when `--sandbox bwrap` or an explicit range cannot be had here.
@@ -86,6 +87,7 @@ pub fn isolate(
     mode: SandboxMode,
     uids: BotUids,
     bots: &[BotSpec],
+    workdirs: &Workdirs,
 ) -> Result<Isolation, IsolationError> {
     let required = match uids {
         BotUids::Required(range) => Some(range),
@@ -165,7 +167,7 @@ pub fn isolate(
         if !matches!(bot.launch, Launch::Command(_)) {
             continue;
         }
-        let run_as = match own_group(&pool, bot, &cwd, &mut by_workdir) {
+        let run_as = match own_group(&pool, bot, workdirs.get(&bot.name), &cwd, &mut by_workdir) {
             Ok(group) => RunAs::Own(group),
             Err(GroupError::Fatal(e)) => return Err(e),
             Err(GroupError::Unreachable(why)) if required.is_some() => RunAs::Refused(format!(
@@ -289,32 +291,30 @@ fn pool_here(range: UidRange) -> Result<(Arc<IdPool>, ProbeUser), String> {
 }
 
 /// The group of `bot` for the run, when its processes can run as uids of their own: leased,
-/// the bot's files checked within its reach, its working directory given to it — or, when an
-/// earlier bot of `by_workdir` has the same working directory, that bot's group.
+/// the bot's files checked within its reach, its working directory `workdir` (as admitted)
+/// given to it — or, when an earlier bot of `by_workdir` has the same working directory, that
+/// bot's group.
 fn own_group(
     pool: &Arc<IdPool>,
     bot: &BotSpec,
+    workdir: Option<&AdmittedWorkdir>,
     cwd: &Path,
-    by_workdir: &mut BTreeMap<PathBuf, Arc<BotGroup>>,
+    by_workdir: &mut BTreeMap<(u64, u64), Arc<BotGroup>>,
 ) -> Result<Arc<BotGroup>, GroupError> {
-    let workdir = bot
-        .settings
-        .workdir
-        .as_ref()
-        .map(|w| cwd.join(w).canonicalize().unwrap_or_else(|_| cwd.join(w)));
-    if let Some(group) = workdir.as_ref().and_then(|w| by_workdir.get(w)) {
-        within_reach(bot, cwd, workdir.as_deref(), group.gid()).map_err(GroupError::Unreachable)?;
+    let path = workdir.map(AdmittedWorkdir::path);
+    if let Some(group) = workdir.and_then(|w| by_workdir.get(&w.identity())) {
+        within_reach(bot, cwd, path, group.gid()).map_err(GroupError::Unreachable)?;
         return Ok(group.clone());
     }
     let gid = pool
         .lease(IdKind::Group)
         .map_err(|e| GroupError::Unreachable(e.to_string()))?;
-    within_reach(bot, cwd, workdir.as_deref(), gid.id()).map_err(GroupError::Unreachable)?;
-    let shared = match &workdir {
+    within_reach(bot, cwd, path, gid.id()).map_err(GroupError::Unreachable)?;
+    let shared = match workdir {
         Some(dir) => Some(workdir::share(dir, gid.id()).map_err(|e| {
             GroupError::Fatal(IsolationError::Workdir {
                 bot: bot.name.clone(),
-                dir: dir.clone(),
+                dir: dir.path().to_path_buf(),
                 why: e.to_string(),
             })
         })?),
@@ -322,7 +322,7 @@ fn own_group(
     };
     let group = Arc::new(BotGroup::new(pool.clone(), gid, shared));
     if let Some(dir) = workdir {
-        by_workdir.insert(dir, group.clone());
+        by_workdir.insert(dir.identity(), group.clone());
     }
     Ok(group)
 }
@@ -438,7 +438,13 @@ mod tests {
 
     #[test]
     fn with_uids_off_one_line_says_who_bots_run_as_and_what_they_can_do() {
-        let isolation = isolate(SandboxMode::None, BotUids::Off, &bots()).unwrap();
+        let isolation = isolate(
+            SandboxMode::None,
+            BotUids::Off,
+            &bots(),
+            &Workdirs::default(),
+        )
+        .unwrap();
         assert_eq!(isolation.sandbox, Sandbox::None);
         assert!(matches!(isolation.users.run_as("a"), RunAs::Referee));
         let who = if is_root() {
@@ -512,7 +518,13 @@ mod tests {
             first: 70_000,
             last: 70_099,
         };
-        let err = isolate(SandboxMode::None, BotUids::Required(range), &bots()).unwrap_err();
+        let err = isolate(
+            SandboxMode::None,
+            BotUids::Required(range),
+            &bots(),
+            &Workdirs::default(),
+        )
+        .unwrap_err();
         assert_eq!(
             err.to_string(),
             "--bot-uids 70000-70099: the referee is not root"

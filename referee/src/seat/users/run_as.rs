@@ -4,8 +4,8 @@
 use super::credentials::ProcessUser;
 use super::lease::{IdKind, IdLease, IdPool};
 use super::workdir::SharedWorkdir;
+use crate::seat::hidden_paths::Place;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Who a bot's processes run as.
@@ -63,18 +63,14 @@ impl RunAs {
         }
     }
 
-    /// Of `paths` (the ones a sandbox hides), those a process of the bot can name: bubblewrap,
+    /// Of `places` (the ones a sandbox hides), those a process of the bot can name: bubblewrap,
     /// run as the bot's user, cannot mount over a path it cannot reach (which is then hidden
     /// from the bot anyway).
-    pub fn nameable(&self, paths: &[PathBuf]) -> Vec<PathBuf> {
-        match self {
-            RunAs::Own(group) => paths
-                .iter()
-                .filter(|p| super::reach::can_name(p, group.gid()))
-                .cloned()
-                .collect(),
-            _ => paths.to_vec(),
+    pub fn nameable(&self, mut places: Vec<Place>) -> Vec<Place> {
+        if let RunAs::Own(group) = self {
+            places.retain(|p| super::reach::can_name(&p.path, group.gid()));
         }
+        places
     }
 }
 

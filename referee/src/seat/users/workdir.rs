@@ -15,17 +15,17 @@
 //! file or a directory: every change is made through a descriptor opened without following
 //! links and checked to be the entry that was looked at.
 //!
-//! Only a directory that bears the referee's [mark](crate::seat::workdir_marker) is handed
-//! over (the [rule](crate::seat::workdir_rule) says which directories get one), checked through
-//! the descriptor the walk starts from; the mark itself stays the referee's, out of the group's
-//! reach.
+//! Only a directory the [rule](crate::seat::workdir_rule) admitted is handed over, and the
+//! walk starts from the descriptor held since ([`AdmittedWorkdir`]), not from its name, which
+//! may lead elsewhere by now; its [mark](crate::seat::workdir_marker), if it has one, stays the
+//! referee's, out of the group's reach.
 
-use crate::seat::workdir_marker::{MARKER_FILE, OpenDir};
+use crate::seat::admitted_workdir::AdmittedWorkdir;
+use crate::seat::workdir_marker::MARKER_FILE;
 use std::ffi::CString;
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
 
 /// Directories deeper than this below the working directory are left as they are.
 const MAX_DEPTH: usize = 64;
@@ -34,35 +34,28 @@ const MAX_DEPTH: usize = 64;
 /// dropped.
 #[derive(Debug)]
 pub struct SharedWorkdir {
-    dir: PathBuf,
+    dir: AdmittedWorkdir,
 }
 
-/// Gives the working directory `dir` and everything in it to the group `gid` (see the module
-/// documentation).
+/// Gives the admitted working directory `dir` and everything in it to the group `gid` (see the
+/// module documentation).
 ///
 /// # Errors
-/// When `dir` cannot be opened, bears no mark of the referee's, or a change of group or mode
-/// fails (a read-only file system, say).
-pub fn share(dir: &Path, gid: u32) -> io::Result<SharedWorkdir> {
-    let opened = OpenDir::open(dir)?;
-    opened.verify(None).map_err(io::Error::other)?;
-    let top = opened.fd();
+/// When a change of group or mode fails (a read-only file system, say).
+pub fn share(dir: &AdmittedWorkdir, gid: u32) -> io::Result<SharedWorkdir> {
+    let top = dir.dir().fd();
     let st = stat(top)?;
     // The group's permissions and set-group-ID; none for other users.
     grant(top, &st, gid, (st.st_mode | 0o2070) & !0o007)?;
     walk(top, gid, 0)?;
-    Ok(SharedWorkdir {
-        dir: dir.to_path_buf(),
-    })
+    Ok(SharedWorkdir { dir: dir.clone() })
 }
 
 impl Drop for SharedWorkdir {
     fn drop(&mut self) {
-        if let Ok(top) = open_dir(&self.dir) {
-            // SAFETY: getegid only reads the caller's id; fchown on a descriptor we own.
-            unsafe {
-                libc::fchown(top.as_raw_fd(), u32::MAX, libc::getegid());
-            }
+        // SAFETY: getegid only reads the caller's id; fchown on a descriptor held open.
+        unsafe {
+            libc::fchown(self.dir.as_fd().as_raw_fd(), u32::MAX, libc::getegid());
         }
     }
 }
@@ -142,24 +135,6 @@ fn grant(fd: &OwnedFd, st: &libc::stat, gid: u32, mode: u32) -> io::Result<()> {
     Ok(())
 }
 
-/// The directory at `path`, opened for reading its entries.
-fn open_dir(path: &Path) -> io::Result<OwnedFd> {
-    let name = CString::new(path.as_os_str().as_bytes())
-        .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
-    // SAFETY: open with a NUL-terminated path; the result, when valid, is owned by nothing else.
-    let fd = unsafe {
-        libc::open(
-            name.as_ptr(),
-            libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
-        )
-    };
-    if fd < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: `fd` was just opened and is owned by nothing else.
-    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
-}
-
 /// The status of the file open at `fd`.
 fn stat(fd: &OwnedFd) -> io::Result<libc::stat> {
     // SAFETY: fstat fills the zeroed struct we own.
@@ -185,6 +160,7 @@ fn stat_at(dir: RawFd, name: &CString) -> Option<libc::stat> {
 mod tests {
     use super::*;
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    use std::path::Path;
 
     fn mode(path: &Path) -> u32 {
         std::fs::symlink_metadata(path).unwrap().mode() & 0o7777
@@ -210,18 +186,23 @@ mod tests {
         let (root, own) = unsafe { (libc::geteuid() == 0, libc::getegid()) };
         // A group of no one as root; else the caller's own: any owner may give files to it.
         let gid = if root { 4_000_000_001 } else { own };
-        assert!(share(&work, gid).is_err(), "a directory without a mark");
         let marker = work.join(MARKER_FILE);
         let bot = crate::seat::workdir_marker::MarkedBot {
             name: "a".into(),
             command: "a".into(),
         };
-        OpenDir::open(&work.canonicalize().unwrap())
-            .unwrap()
-            .mark(&[bot])
-            .unwrap();
+        let admitted = crate::seat::admitted_workdir::tests::admitted(&work);
+        admitted.dir().mark(&[bot]).unwrap();
+        // The directory's name taken by another: the directory admitted is handed over.
+        let moved = dir.path().join("moved");
+        std::fs::rename(&work, &moved).unwrap();
+        std::fs::create_dir(&work).unwrap();
+        let decoy = mode(&work);
 
-        let shared = share(&work.canonicalize().unwrap(), gid).unwrap();
+        let shared = share(&admitted, gid).unwrap();
+        assert_eq!(mode(&work), decoy, "the name's new directory is left alone");
+        std::fs::remove_dir(&work).unwrap();
+        std::fs::rename(&moved, &work).unwrap();
         assert_eq!(mode(&marker), 0o600, "the mark is left alone");
         assert_eq!(mode(&work), 0o2770);
         assert_eq!(mode(&sub) & 0o2070, 0o2070);
