@@ -54,16 +54,15 @@ fn a_cpu_hog_beside_a_thinker_costs_the_thinker_no_timeout() {
     ]);
     let output = cmd.output().unwrap();
     assert_no_marked_survivors(&cmd);
-    let err = stderr(&output);
-    let first = err.lines().next().unwrap_or_default();
-    if !cpu_groups_here(first) {
+    let line = groups_line(&output);
+    if !cpu_groups_here(&line) {
         skipped(
             "a_cpu_hog_beside_a_thinker_costs_the_thinker_no_timeout",
-            &format!("the CPU controllers are missing here: {first}"),
+            &format!("the CPU controllers are missing here: {}", stderr(&output)),
         );
         return;
     }
-    assert!(output.status.success(), "{err}");
+    assert!(output.status.success(), "{}", stderr(&output));
     let results = json_lines(&out.join("matches.jsonl"));
     assert_eq!(results.len(), 6);
     let mut hog_matches = 0;
@@ -113,11 +112,21 @@ fn match_of(
     out
 }
 
-/// Whether the referee says, on its first line, that bots get the mechanism `what`.
+/// The referee's line on the control groups its bots get (other notes, such as a results
+/// directory made private, may come before it).
+fn groups_line(out: &std::process::Output) -> String {
+    stderr(out)
+        .lines()
+        .find(|l| l.starts_with("referee: bots run in control groups"))
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Whether the referee says that bots get the mechanism `what`.
 fn has_mechanism(out: &std::process::Output, what: &str) -> bool {
-    let first = stderr(out).lines().next().unwrap_or_default().to_string();
-    first.starts_with("referee: bots run in control groups") && first.contains(what) && {
-        let lacking = first.split("warning").nth(1).unwrap_or_default();
+    let line = groups_line(out);
+    line.contains(what) && {
+        let lacking = line.split("warning").nth(1).unwrap_or_default();
         !lacking.contains(&format!("no {what}"))
     }
 }
@@ -183,7 +192,7 @@ fn under_turn_isolation_a_bot_does_not_run_while_others_are_on_move() {
             "under_turn_isolation_a_bot_does_not_run_while_others_are_on_move",
             &format!(
                 "no freezer control group here; the referee said: {}",
-                stderr(&out).lines().next().unwrap_or_default()
+                stderr(&out)
             ),
         );
         return;
