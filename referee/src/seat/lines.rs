@@ -207,6 +207,16 @@ impl<R: PipeRead> LineReader<R> {
         unsafe { self.buf.set_len(self.buf.len() + n) };
         self.received += n as u64;
         self.pace.count(n, asked);
+        if self.pace.hold().is_some() {
+            // A drip: the pipe is watched only while a read waits, from now on.
+            self.reader.unwatch();
+        }
+    }
+
+    /// Says that the bot writes to this stream when it should not (outside a decision): from
+    /// now on the pipe is watched only while a read waits.
+    pub fn unwatch(&mut self) {
+        self.reader.unwatch();
     }
 
     /// The next piece in the buffer, if a whole one is there.

@@ -2,16 +2,19 @@
 //! is there now, without waiting ([`PipeRead::read_now`]), and the next bytes, waiting for
 //! them ([`PipeRead::read_wait`]).
 //!
-//! A [`Pipe`] is watched by tokio's reactor only while a read waits for it. Watched all the
-//! time, as a tokio `ChildStdout` is, every `write` of the bot wakes the referee's thread, read
-//! or not (the kernel wakes an epoll watcher at each write to a pipe): a bot writing one byte at
-//! a time while no request is pending, or while its reads are paced ([`super::pace`]), would
-//! cost the referee a wake-up per byte. Unwatched, the bytes wait in the pipe for the next read,
-//! and cost nothing until then. Registering for a wait costs two system calls
-//! (`epoll_ctl` to add and to remove), paid only when the bytes are not there already.
+//! A [`Pipe`] is watched by tokio's reactor from its first wait on. Once its reader finds that
+//! the bot drips ([`PipeRead::unwatch`]: the pace held a read, or bytes came on stdout outside
+//! a decision), it is watched only while a read waits for it. Watched all the time, every
+//! `write` of the bot wakes the referee's thread, read or not (the kernel wakes an epoll
+//! watcher at each write to a pipe): a bot writing one byte at a time while no request is
+//! pending, or while its reads are paced ([`super::pace`]), would cost the referee a wake-up
+//! per byte. Unwatched, the bytes wait in the pipe for the next read, and cost nothing until
+//! then. Watching for one wait costs two system calls (`epoll_ctl` to add and to remove) and,
+//! on a machine where the worker and its bots move between cores, a turn of the reactor more:
+//! a bot that writes its replies whole never pays it.
 
 use std::io;
-use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use tokio::io::unix::AsyncFd;
@@ -26,12 +29,23 @@ pub(crate) trait PipeRead {
     /// Reads into `buf` what comes next, waiting for it: `Ok(0)` at the end of the stream.
     /// Cancel-safe: nothing is read unless it is returned.
     fn read_wait(&mut self, buf: &mut [u8]) -> impl Future<Output = io::Result<usize>>;
+
+    /// Says that the bot drips on this stream: from now on it is watched only while a read
+    /// waits for it.
+    fn unwatch(&mut self) {}
 }
 
-/// The referee's end of a pipe from a bot, non-blocking, watched by the reactor only while
-/// [`PipeRead::read_wait`] waits.
+/// The referee's end of a pipe from a bot, non-blocking: watched by the reactor from its first
+/// wait until [`PipeRead::unwatch`], then only while [`PipeRead::read_wait`] waits.
 #[derive(Debug)]
-pub struct Pipe(OwnedFd);
+pub struct Pipe {
+    /// The descriptor, unwatched (exactly one of `plain` and `watched` holds it).
+    plain: Option<OwnedFd>,
+    /// The descriptor, registered with the reactor.
+    watched: Option<AsyncFd<OwnedFd>>,
+    /// Whether the bot was found dripping: the pipe is watched only during a wait.
+    per_wait: bool,
+}
 
 impl Pipe {
     /// The pipe `fd`, made non-blocking.
@@ -41,30 +55,48 @@ impl Pipe {
     pub fn new(fd: OwnedFd) -> io::Result<Self> {
         let flags = rustix::fs::fcntl_getfl(&fd)?;
         rustix::fs::fcntl_setfl(&fd, flags | rustix::fs::OFlags::NONBLOCK)?;
-        Ok(Pipe(fd))
-    }
-}
-
-impl AsRawFd for Pipe {
-    fn as_raw_fd(&self) -> RawFd {
-        self.0.as_raw_fd()
-    }
-}
-
-impl PipeRead for Pipe {
-    /// One `read(2)`.
-    fn read_now(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        Ok(rustix::io::read(&self.0, buf)?)
+        Ok(Pipe {
+            plain: Some(fd),
+            watched: None,
+            per_wait: false,
+        })
     }
 
-    /// Watches the pipe until it is readable, and reads it: one `read(2)` when it was readable
-    /// already (the kernel says so when the pipe is added), else the wait.
-    async fn read_wait(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        // SAFETY: the descriptor is borrowed from `self`, so it stays open, the same, for as
-        // long as the registration (which ends, `epoll_ctl` removing it, when it is dropped).
-        let watched =
-            unsafe { AsyncFd::register_with_interest(self.0.as_fd(), Interest::READABLE) }
-                .map_err(|e| e.into_parts().1)?;
+    fn fd(&self) -> BorrowedFd<'_> {
+        match (&self.plain, &self.watched) {
+            (Some(fd), _) => fd.as_fd(),
+            (None, Some(watched)) => watched.get_ref().as_fd(),
+            (None, None) => unreachable!("a pipe holds its descriptor one way or the other"),
+        }
+    }
+
+    /// Registers the descriptor with the reactor, if it is not.
+    fn watch(&mut self) -> io::Result<&AsyncFd<OwnedFd>> {
+        if let Some(fd) = self.plain.take() {
+            // SAFETY: the `OwnedFd` is moved into the registration, which keeps it open and
+            // the same until `into_inner` gives it back.
+            match unsafe { AsyncFd::register_with_interest(fd, Interest::READABLE) } {
+                Ok(watched) => self.watched = Some(watched),
+                Err(failed) => {
+                    let (fd, e) = failed.into_parts();
+                    self.plain = Some(fd);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(self.watched.as_ref().expect("registered just now"))
+    }
+
+    /// Takes the descriptor off the reactor, if it is on it.
+    fn stop_watching(&mut self) {
+        if let Some(watched) = self.watched.take() {
+            self.plain = Some(watched.into_inner());
+        }
+    }
+
+    /// Waits until the pipe is readable, and reads it.
+    async fn wait_and_read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let watched = self.watch()?;
         loop {
             let mut ready = watched.readable().await?;
             match ready.try_io(|fd| Ok(rustix::io::read(fd.get_ref(), &mut *buf)?)) {
@@ -74,6 +106,38 @@ impl PipeRead for Pipe {
                 Err(_would_block) => {}
             }
         }
+    }
+}
+
+impl AsRawFd for Pipe {
+    fn as_raw_fd(&self) -> RawFd {
+        self.fd().as_raw_fd()
+    }
+}
+
+impl PipeRead for Pipe {
+    /// One `read(2)`. A pipe found dripping that a wait given up (its future dropped) left on
+    /// the reactor is taken off it.
+    fn read_now(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.per_wait {
+            self.stop_watching();
+        }
+        Ok(rustix::io::read(self.fd(), buf)?)
+    }
+
+    /// Watches the pipe until it is readable, and reads it: one `read(2)` when it was readable
+    /// already, else the wait. A pipe found dripping is taken off the reactor after the wait.
+    async fn read_wait(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let read = self.wait_and_read(buf).await;
+        if self.per_wait {
+            self.stop_watching();
+        }
+        read
+    }
+
+    fn unwatch(&mut self) {
+        self.per_wait = true;
+        self.stop_watching();
     }
 }
 
@@ -143,11 +207,9 @@ impl PipeRead for CountedReads {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::io::Write;
-
-    fn pipe() -> (Pipe, std::fs::File) {
+impl Pipe {
+    /// A pipe of the system: the referee's end, and the bot's.
+    pub(crate) fn pair() -> (Pipe, std::fs::File) {
         use std::os::fd::FromRawFd;
         let mut fds = [0; 2];
         // SAFETY: pipe2 writes two descriptors, each owned once below.
@@ -157,9 +219,20 @@ mod tests {
         (Pipe::new(reader).unwrap(), std::fs::File::from(writer))
     }
 
+    /// Whether the reactor watches it now.
+    pub(crate) fn is_watched(&self) -> bool {
+        self.watched.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
     #[tokio::test]
     async fn a_pipe_reads_what_is_there_now_or_waits_for_it() {
-        let (mut pipe, mut writer) = pipe();
+        let (mut pipe, mut writer) = Pipe::pair();
         let mut buf = [0u8; 16];
         let empty = pipe.read_now(&mut buf).unwrap_err();
         assert_eq!(empty.kind(), io::ErrorKind::WouldBlock);
@@ -176,8 +249,32 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_wait_given_up_leaves_the_pipe_unwatched_and_open() {
-        let (mut pipe, mut writer) = pipe();
+    async fn a_pipe_stays_watched_until_unwatched_then_is_watched_only_during_a_wait() {
+        let (mut pipe, mut writer) = Pipe::pair();
+        let mut buf = [0u8; 16];
+        assert!(pipe.watched.is_none(), "unwatched before its first wait");
+        writer.write_all(b"one").unwrap();
+        assert_eq!(pipe.read_wait(&mut buf).await.unwrap(), 3);
+        assert!(pipe.watched.is_some(), "an honest pipe stays watched");
+        pipe.unwatch();
+        assert!(pipe.watched.is_none());
+        writer.write_all(b"two").unwrap();
+        assert_eq!(pipe.read_wait(&mut buf).await.unwrap(), 3);
+        assert!(pipe.watched.is_none(), "off again after the wait");
+        let given_up = tokio::time::timeout(
+            std::time::Duration::from_millis(10),
+            pipe.read_wait(&mut buf),
+        )
+        .await;
+        assert!(given_up.is_err());
+        assert!(pipe.watched.is_some(), "a wait given up left it on");
+        assert!(pipe.read_now(&mut buf).is_err(), "nothing there");
+        assert!(pipe.watched.is_none(), "the next read takes it off");
+    }
+
+    #[tokio::test]
+    async fn a_wait_given_up_loses_nothing_and_the_pipe_stays_open() {
+        let (mut pipe, mut writer) = Pipe::pair();
         let mut buf = [0u8; 16];
         let waited = tokio::time::timeout(
             std::time::Duration::from_millis(10),

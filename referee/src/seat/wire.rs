@@ -249,6 +249,7 @@ impl<R: PipeRead, W: AsyncWrite + Unpin> Wire<R, W> {
     /// ([`LineReader::refill_pace`]).
     pub fn read_before_request(&mut self, id: u64, max: usize) -> Vec<Fault> {
         self.lines.refill_pace();
+        let received = self.lines.received();
         let mut faults = Vec::new();
         while faults.len() < max {
             match self.lines.next_buffered() {
@@ -263,6 +264,11 @@ impl<R: PipeRead, W: AsyncWrite + Unpin> Wire<R, W> {
                 // What could not be read is read (and told) by the wait.
                 None | Some(Err(_)) => break,
             }
+        }
+        if self.lines.received() > received {
+            // Bytes written outside a decision: the pipe is watched only during waits from now
+            // on, so that such writes wake nobody ([`super::pipe`]).
+            self.lines.unwatch();
         }
         self.started_early = self.lines.has_partial_line();
         self.lines.watch_blank(Some(BLANK_ALLOWANCE));
@@ -486,9 +492,45 @@ mod tests {
     use super::*;
     use tokio::io::duplex;
 
+    #[tokio::test]
+    async fn a_bot_that_writes_outside_a_decision_has_its_pipe_watched_only_during_waits() {
+        use std::io::Write;
+        let (pipe, bot) = super::super::pipe::Pipe::pair();
+        let mut wire = Wire::new(pipe, tokio::io::sink(), 1 << 20);
+        let reply = |id: u64| format!("{{\"type\":\"action\",\"id\":{id},\"action\":1}}\n");
+        let wait = |id| ReplyWait {
+            id,
+            deadline: Instant::now() + Duration::from_secs(600),
+            limit: "a test's",
+            max_noise: 8,
+        };
+        // Writes `bytes` once the referee waits.
+        let later = |mut bot: std::fs::File, bytes: String| {
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(20));
+                bot.write_all(bytes.as_bytes()).unwrap();
+                bot
+            })
+        };
+        // An honest bot: its pipe stays watched between decisions.
+        assert!(wire.read_before_request(1, 8).is_empty());
+        let writer = later(bot, reply(1));
+        assert!(wire.read_reply(&wait(1), &mut Vec::new()).await.is_ok());
+        assert!(wire.lines.get_ref().is_watched());
+        let mut bot = writer.join().unwrap();
+        // Bytes written between decisions: a fault, and the pipe watched only during waits.
+        bot.write_all(b"\n\n").unwrap();
+        bot.write_all(b"{}\n").unwrap();
+        assert_eq!(wire.read_before_request(2, 8).len(), 1);
+        assert!(!wire.lines.get_ref().is_watched());
+        let writer = later(bot, reply(2));
+        assert!(wire.read_reply(&wait(2), &mut Vec::new()).await.is_ok());
+        assert!(!wire.lines.get_ref().is_watched(), "off after its wait");
+        drop(writer.join().unwrap());
+    }
+
     #[tokio::test(start_paused = true)]
-    async fn a_reply_that_ends_in_the_pace_pause_is_read_at_its_deadline_and_the_pause_not_charged()
-    {
+    async fn a_reply_that_ends_in_the_pace_pause_is_read_at_its_deadline_not_timed_out() {
         let (mut bot, from_bot) = duplex(64 << 10);
         let (to_bot, _bot_reads) = duplex(64 << 10);
         let mut wire = Wire::new(from_bot, to_bot, 1 << 20);

@@ -145,6 +145,9 @@ pub async fn drain(
             Ok(n) => n,
         };
         pace.count(n, want);
+        if pace.hold().is_some() {
+            stream.unwatch();
+        }
         sink.count.read.fetch_add(n as u64, Ordering::Relaxed);
         if room == 0 {
             sink.gate.wait_for_room().await;
