@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Test bot: at its first request writes an ever-growing file `bigfile.out` in $ZOO_DIR (default:
-the working directory; /tmp if that cannot be written), 1 MiB at a time, up to 4 GiB, with
+a new directory under /tmp, removed when it stops, never the working directory, which may be a
+repository), 1 MiB at a time, up to 4 GiB, with
 progress on stderr every 64 MiB; then sleeps forever. Never answers. When a write fails (EFBIG
 "File too large" under a file-size limit: Python ignores SIGXFSZ, so the write raises) it prints
 "bigfile: <error> after N MiB" to stderr and exits with code 1."""
 import os
+import shutil
 import sys
+import tempfile
 import time
 
 from botlib import serve
@@ -15,11 +18,8 @@ CAP = 4 << 30
 
 
 def open_output():
-    directory = os.environ.get("ZOO_DIR") or os.getcwd()
-    try:
-        return open(os.path.join(directory, "bigfile.out"), "wb", buffering=0)
-    except OSError:
-        return open(os.path.join("/tmp", "bigfile.out"), "wb", buffering=0)
+    directory = os.environ.get("ZOO_DIR") or tempfile.mkdtemp(prefix="bigfile-")
+    return open(os.path.join(directory, "bigfile.out"), "wb", buffering=0)
 
 
 def on_request(request):
@@ -37,6 +37,9 @@ def on_request(request):
                 print(f"bigfile: {written >> 20} MiB", file=sys.stderr, flush=True)
     except OSError as error:
         print(f"bigfile: {error} after {written >> 20} MiB", file=sys.stderr, flush=True)
+        if not os.environ.get("ZOO_DIR"):
+            # Its own directory: nobody looks at the file, so it goes.
+            shutil.rmtree(os.path.dirname(out.name), ignore_errors=True)
         sys.exit(1)
     print(f"bigfile: reached {CAP >> 20} MiB; sleeping forever", file=sys.stderr, flush=True)
     while True:

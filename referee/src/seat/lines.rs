@@ -18,8 +18,8 @@
 
 use super::pace::ReadPace;
 use super::pipe::PipeRead;
+use bytes::{Buf, Bytes, BytesMut};
 use std::io;
-use tokio_util::bytes::{Buf, Bytes, BytesMut};
 
 /// How many bytes one read asks for at most.
 const READ_CHUNK: usize = 64 * 1024;
