@@ -5,13 +5,12 @@
 //! registry of games). Here, from the bottom: [`seat`] (bot processes and built-in bots in their
 //! seats), [`runner`] (refereeing a match), [`replay`] (re-checking a match log), [`narrative`] (a match log told for a person),
 //! [`tournament`] (many matches), [`report`] (a tournament's report), [`check`] (`referee check`), [`starters`] (`referee new-bot`),
-//! [`schema`] (the JSON Schemas), [`html`] (self-contained pages: the replay viewer), [`bench`] (measurements), [`untrusted`] (a bot's text shown inert), and [`cli`] (the `referee` command). See `docs/architecture.md`.
+//! [`schema`] (the JSON Schemas), [`html`] (self-contained pages: the replay viewer), [`bench`] (measurements), and [`untrusted`] (a bot's text shown inert). The `referee` command is the `referee-cli` crate, which parses and renders only. See `docs/architecture.md`.
 #![warn(missing_docs)]
 
 pub mod affinity;
 pub mod bench;
 pub mod check;
-pub mod cli;
 pub mod html;
 pub mod narrative;
 pub mod numbers;

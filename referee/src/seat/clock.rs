@@ -10,17 +10,7 @@ use protocol::Limits;
 use std::time::Duration;
 
 /// What a decision's time limit is charged on.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    serde::Serialize,
-    serde::Deserialize,
-    clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TimeBasis {
     /// Wall time from the request written to the reply read.

@@ -1,0 +1,74 @@
+//! `referee check`: one bot through the protocol checklist; exit code 0 only if every required
+//! item passes, [`ExitCode::CheckFailed`] otherwise.
+
+use super::Failure;
+use super::args::{CheckArgs, Format};
+use super::checks::{check_bots, game_options};
+use super::match_cmd::until_interrupted;
+use super::match_config::{Refereeing, RefereeingFile, game_kind};
+use super::output::out;
+use engine::Game;
+use engine::GameKind;
+use protocol::ExitCode;
+use referee::check::sparring_partners;
+use referee::check::{CheckConfig, Report, check};
+use referee::seat::{BotSpec, Launch};
+
+/// The seed a check's matches come from when none is given: checks are repeatable.
+const DEFAULT_SEED: u64 = 1;
+
+/// Runs `referee check`.
+pub fn run(args: CheckArgs) -> Result<ExitCode, Failure> {
+    let kind = game_kind(Some(args.game.clone()), None)?;
+    engine::with_game!(kind, G => run_game::<G>(kind, args))
+}
+
+/// The bot's spec: one argument is split like a shell would, several are the words.
+fn bot_spec<G: Game>(args: &CheckArgs) -> Result<BotSpec, Failure> {
+    let words = match args.command.as_slice() {
+        [line] => shlex::split(line)
+            .ok_or_else(|| Failure::usage(format!("cannot split the command {line:?}")))?,
+        words => words.to_vec(),
+    };
+    let launch = Launch::Command(words);
+    // Its name is only a label in the others' `players`: the command's, unless that is not a
+    // valid name or is an opponent's.
+    let partners = sparring_partners::<G>(G::player_counts().end() - 1);
+    match BotSpec::new(None, launch.clone()) {
+        Ok(spec) if partners.iter().all(|p| p.name != spec.name) => Ok(spec),
+        _ => BotSpec::new(Some("bot".into()), launch).map_err(Failure::usage),
+    }
+}
+
+fn run_game<G: Game>(kind: GameKind, args: CheckArgs) -> Result<ExitCode, Failure> {
+    let (refereeing, _) =
+        Refereeing::from(&args.refereeing, RefereeingFile::default(), None, "check")?;
+    let mut bot = bot_spec::<G>(&args)?;
+    bot.settings = args.refereeing.settings.resolve(None);
+    check_bots::<G>(std::slice::from_ref(&bot))?;
+    let options = super::match_config::game_options(toml::Table::new(), &args.refereeing.options)?;
+    let options = game_options::<G>(&options)?;
+    let process = super::process_setup::process_options(
+        &refereeing,
+        refereeing.hide.clone(),
+        std::slice::from_mut(&mut bot),
+        super::process_setup::WorkdirSource::CommandLine,
+    )?;
+    let config = CheckConfig {
+        bot,
+        process,
+        seed: args.seed.unwrap_or(DEFAULT_SEED),
+        max_faults: refereeing.max_faults,
+        policy: refereeing.policy,
+    };
+    let report: Report = until_interrupted(check::<G>(&config, &options))?;
+    match args.format {
+        Format::Table => out!("{}", super::check_render::table(&report, kind.name())),
+        Format::Json => out!("{}\n", super::check_render::json(&report)),
+    }
+    Ok(if report.passed {
+        ExitCode::Success
+    } else {
+        ExitCode::CheckFailed
+    })
+}

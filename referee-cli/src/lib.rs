@@ -1,0 +1,156 @@
+//! The `referee` command line: arguments are parsed into plain, validated configs here, then
+//! handed to the `referee` library, and what it returns is rendered. The library sees no clap type.
+#![warn(missing_docs)]
+
+mod args;
+mod bench_cmd;
+mod board_render;
+mod bot_render;
+mod bot_settings;
+mod check_cmd;
+mod check_render;
+mod checks;
+mod choices;
+mod leaderboard_cmd;
+mod match_cmd;
+mod match_config;
+mod nava_render;
+mod new_bot_cmd;
+mod option_order;
+mod output;
+mod private_dir;
+mod process_setup;
+mod replay_cmd;
+mod replay_html;
+mod report_cmd;
+mod rerun_cmd;
+mod run_plan;
+mod standings;
+mod tournament_cmd;
+mod tournament_config;
+mod workdir_check;
+
+use output::{errln, outln};
+use protocol::ExitCode;
+
+/// A failure that ends the command, with its exit code.
+#[derive(Debug)]
+pub struct Failure {
+    /// The exit code.
+    pub code: ExitCode,
+    /// One line for the user.
+    pub message: String,
+}
+
+impl Failure {
+    /// The user's input was refused.
+    pub fn usage(message: impl std::fmt::Display) -> Self {
+        Failure {
+            code: ExitCode::Usage,
+            message: message.to_string(),
+        }
+    }
+}
+
+/// The runtime a command runs its matches on: one thread; bots run in their own processes.
+fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure {
+            code: ExitCode::Internal,
+            message: format!("cannot start the runtime: {e}"),
+        })
+}
+
+/// Runs the `referee` command with the process's arguments and returns its exit code.
+pub fn main() -> i32 {
+    // Another process of the same user cannot read the referee's memory or open its pipes
+    // through /proc/PID/fd, and no core dump of it (which would hold every hand) is written.
+    // SAFETY: prctl with integer arguments only.
+    unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0);
+    }
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match option_order::parse(&argv) {
+        Ok(cli) => cli,
+        Err(option_order::Refusal::Clap(err)) => {
+            let _ = err.print();
+            return if err.use_stderr() {
+                ExitCode::Usage.code()
+            } else {
+                ExitCode::Success.code()
+            };
+        }
+        Err(option_order::Refusal::Order(message)) => {
+            errln!("referee: {message}");
+            return ExitCode::Usage.code();
+        }
+    };
+    match dispatch(cli) {
+        Ok(code) => code.code(),
+        Err(failure) => {
+            // One line (`Failure`): a name or a message it quotes cannot start another.
+            errln!("referee: {}", referee::untrusted::shown(&failure.message));
+            failure.code.code()
+        }
+    }
+}
+
+fn dispatch(cli: args::Cli) -> Result<ExitCode, Failure> {
+    match cli.command {
+        args::Command::Match(args) => match_cmd::run(args),
+        args::Command::Replay(args) => replay_cmd::run(args),
+        args::Command::Schema(args) => schema(args),
+        args::Command::Tournament(args) => tournament_cmd::run(args),
+        args::Command::Leaderboard(args) => leaderboard_cmd::run_leaderboard(args),
+        args::Command::Merge(args) => leaderboard_cmd::run_merge(args),
+        args::Command::Rerun(args) => rerun_cmd::run(args),
+        args::Command::Report(args) => report_cmd::run(args),
+        args::Command::Bench(args) => bench_cmd::run(args),
+        args::Command::Check(args) => check_cmd::run(args),
+        args::Command::NewBot(args) => new_bot_cmd::run(args),
+        args::Command::BenchPong => {
+            referee::bench::pipe::pong().map_err(|e| Failure {
+                code: ExitCode::Internal,
+                message: e.to_string(),
+            })?;
+            Ok(ExitCode::Success)
+        }
+        args::Command::Games => {
+            for kind in engine::GameKind::ALL {
+                use engine::Game;
+                engine::with_game!(kind, G => outln!(
+                    "{}\t{}-{} players\tbuilt-in bots: {}",
+                    kind.name(),
+                    G::player_counts().start(),
+                    G::player_counts().end(),
+                    engine::strategy::builtin_names::<G>().join(", ")
+                ));
+            }
+            Ok(ExitCode::Success)
+        }
+    }
+}
+
+fn schema(args: args::SchemaArgs) -> Result<ExitCode, Failure> {
+    let files = referee::schema::all();
+    match args.out {
+        Some(dir) => {
+            std::fs::create_dir_all(&dir)
+                .map_err(|e| Failure::usage(format!("cannot create {}: {e}", dir.display())))?;
+            for file in files {
+                let path = dir.join(file.name);
+                std::fs::write(&path, file.text)
+                    .map_err(|e| Failure::usage(format!("cannot write {}: {e}", path.display())))?;
+                outln!("wrote {}", path.display());
+            }
+        }
+        None => {
+            for file in files {
+                outln!("// {}\n{}", file.name, file.text);
+            }
+        }
+    }
+    Ok(ExitCode::Success)
+}

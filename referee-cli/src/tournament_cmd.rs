@@ -1,0 +1,149 @@
+//! `referee tournament`: the library plays it ([`referee::tournament::run`]); this module renders
+//! its events — the summary line, a progress bar with the leaders' wins, the leaderboard — and
+//! tells how to resume an interrupted run.
+
+use super::Failure;
+use super::args::{BoardFormat, TournamentArgs};
+use super::board_render;
+use super::output::{errln, out, outln};
+use super::tournament_config;
+use indicatif::{ProgressBar, ProgressStyle};
+use protocol::ExitCode;
+use referee::tournament::{self, MatchResult, Outcome, Reporter, Snapshot, Started};
+use referee::untrusted::shown;
+use std::io::IsTerminal;
+
+/// Runs `referee tournament`.
+pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
+    let settings = tournament_config::from_args(args)?;
+    let config = &settings.config;
+    if settings.seed_drawn {
+        errln!(
+            "referee: no seed given: drew seed {} (kept in {}; --resume reuses it, --seed {} repeats the tournament)",
+            config.seed,
+            config.out.display(),
+            config.seed
+        );
+    }
+    let mut view = Progress {
+        show_bar: !settings.quiet && std::io::stderr().is_terminal(),
+        bar: None,
+    };
+    let runtime = super::runtime()?;
+    let outcome = runtime.block_on(async {
+        let mut interrupt = super::match_cmd::Interrupt::catch();
+        tournament::run(config, &mut view, interrupt.wait()).await
+    });
+    drop(runtime);
+    referee::seat::cgroup::cleanup();
+    if let Some(bar) = &view.bar {
+        bar.finish_and_clear();
+    }
+    let outcome = outcome.map_err(|e| Failure {
+        code: if e.is_usage() {
+            ExitCode::Usage
+        } else {
+            ExitCode::Internal
+        },
+        message: e.to_string(),
+    })?;
+    match outcome {
+        Outcome::Interrupted { written } => {
+            let mut resume: Vec<String> = std::env::args().collect();
+            if !resume.iter().any(|a| a == "--resume") {
+                resume.push("--resume".into());
+            }
+            let line = shlex::try_join(resume.iter().map(String::as_str))
+                .unwrap_or_else(|_| resume.join(" "));
+            errln!(
+                "referee: interrupted after {written} new matches; every result written is kept and every bot process was stopped"
+            );
+            errln!("referee: resume with: {line}");
+            Ok(ExitCode::Interrupted)
+        }
+        Outcome::Finished(board) => {
+            out!(
+                "{}",
+                board_render::render(&board, settings.board, settings.legend)
+            );
+            if settings.board == BoardFormat::Table {
+                outln!("results: {}", config.out.display());
+            }
+            if let Some(kib) = referee::bench::peak_rss_kib() {
+                errln!(
+                    "referee: peak memory of the referee (RSS): {:.1} MiB",
+                    kib as f64 / 1024.0
+                );
+            }
+            Ok(ExitCode::Success)
+        }
+    }
+}
+
+/// The terminal's view of a running tournament: a line on stderr when it starts, then a
+/// progress bar (only on a terminal, and not with `--quiet`).
+struct Progress {
+    show_bar: bool,
+    bar: Option<ProgressBar>,
+}
+
+impl Reporter for Progress {
+    fn started(&mut self, s: &Started) {
+        if let Some(made) = &s.made_private {
+            super::private_dir::note(made);
+        }
+        if let Some(unit) = s.unbalanced {
+            errln!(
+                "referee: note: {} matches is not a whole number of cycles ({unit} each): seats are not exactly balanced",
+                s.matches
+            );
+        }
+        let seating = match s.nava {
+            Some(nava) => {
+                let (tables, of_three) = referee::tournament::nava::table_counts(s.bots);
+                format!(
+                    "Nava at {tables} tables ({of_three} of 3), {} rounds of {} hands",
+                    nava.rounds, nava.hands
+                )
+            }
+            None => format!("{} per match", s.players),
+        };
+        errln!(
+            "referee: {} — {} bots, {seating}, {} matches{} ({} already done), -j {}, seed {}, results in {}",
+            s.game,
+            s.bots,
+            s.share,
+            s.shard
+                .map(|(k, n)| format!(" in shard {}/{n}", k + 1))
+                .unwrap_or_default(),
+            s.done,
+            s.jobs,
+            s.seed,
+            s.out.display()
+        );
+        if self.show_bar {
+            let bar = ProgressBar::new(s.share);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{bar:30} {pos}/{len} matches · {per_sec} · ETA {eta} · {msg}",
+                )
+                .expect("a valid template"),
+            );
+            bar.set_position(s.done);
+            self.bar = Some(bar);
+        }
+    }
+
+    fn match_finished(&mut self, _result: &MatchResult, standings: &Snapshot) {
+        if let Some(bar) = &self.bar {
+            let leaders: Vec<String> = standings
+                .rows
+                .iter()
+                .take(3)
+                .map(|row| format!("{} {:.0}", shown(&row.bot), row.wins))
+                .collect();
+            bar.set_message(format!("wins: {}", leaders.join(", ")));
+            bar.inc(1);
+        }
+    }
+}
