@@ -33,7 +33,9 @@ mod workdir_check;
 use output::{errln, outln};
 use protocol::ExitCode;
 
-/// A failure that ends the command, with its exit code.
+/// A failure that ends the command, with its exit code: the error type of every command, which
+/// reaches [`main`] inside an [`anyhow::Error`] (any other error there ends the command as an
+/// internal error).
 #[derive(Debug)]
 pub struct Failure {
     /// The exit code.
@@ -41,6 +43,14 @@ pub struct Failure {
     /// One line for the user.
     pub message: String,
 }
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Failure {}
 
 impl Failure {
     /// The user's input was refused.
@@ -89,33 +99,37 @@ pub fn main() -> i32 {
     };
     match dispatch(cli) {
         Ok(code) => code.code(),
-        Err(failure) => {
-            // One line (`Failure`): a name or a message it quotes cannot start another.
-            errln!("referee: {}", referee::untrusted::shown(&failure.message));
-            failure.code.code()
+        Err(error) => {
+            let code = error
+                .downcast_ref::<Failure>()
+                .map_or(ExitCode::Internal, |failure| failure.code);
+            // One line: a name or a message it quotes cannot start another.
+            errln!(
+                "referee: {}",
+                referee::untrusted::shown(&format!("{error:#}"))
+            );
+            code.code()
         }
     }
 }
 
-fn dispatch(cli: args::Cli) -> Result<ExitCode, Failure> {
-    match cli.command {
-        args::Command::Match(args) => match_cmd::run(args),
-        args::Command::Replay(args) => replay_cmd::run(args),
-        args::Command::Schema(args) => schema(args),
-        args::Command::Tournament(args) => tournament_cmd::run(args),
-        args::Command::Leaderboard(args) => leaderboard_cmd::run_leaderboard(args),
-        args::Command::Merge(args) => leaderboard_cmd::run_merge(args),
-        args::Command::Rerun(args) => rerun_cmd::run(args),
-        args::Command::Report(args) => report_cmd::run(args),
-        args::Command::Bench(args) => bench_cmd::run(args),
-        args::Command::Check(args) => check_cmd::run(args),
-        args::Command::NewBot(args) => new_bot_cmd::run(args),
+/// Runs the command `cli` names.
+fn dispatch(cli: args::Cli) -> anyhow::Result<ExitCode> {
+    Ok(match cli.command {
+        args::Command::Match(args) => match_cmd::run(args)?,
+        args::Command::Replay(args) => replay_cmd::run(args)?,
+        args::Command::Schema(args) => schema(args)?,
+        args::Command::Tournament(args) => tournament_cmd::run(args)?,
+        args::Command::Leaderboard(args) => leaderboard_cmd::run_leaderboard(args)?,
+        args::Command::Merge(args) => leaderboard_cmd::run_merge(args)?,
+        args::Command::Rerun(args) => rerun_cmd::run(args)?,
+        args::Command::Report(args) => report_cmd::run(args)?,
+        args::Command::Bench(args) => bench_cmd::run(args)?,
+        args::Command::Check(args) => check_cmd::run(args)?,
+        args::Command::NewBot(args) => new_bot_cmd::run(args)?,
         args::Command::BenchPong => {
-            referee::bench::pipe::pong().map_err(|e| Failure {
-                code: ExitCode::Internal,
-                message: e.to_string(),
-            })?;
-            Ok(ExitCode::Success)
+            referee::bench::pipe::pong()?;
+            ExitCode::Success
         }
         args::Command::Games => {
             for kind in engine::GameKind::ALL {
@@ -128,9 +142,9 @@ fn dispatch(cli: args::Cli) -> Result<ExitCode, Failure> {
                     engine::strategy::builtin_names::<G>().join(", ")
                 ));
             }
-            Ok(ExitCode::Success)
+            ExitCode::Success
         }
-    }
+    })
 }
 
 fn schema(args: args::SchemaArgs) -> Result<ExitCode, Failure> {
