@@ -186,23 +186,8 @@ impl Finished {
 
 /// Runs `cmd` to its end, at most `limit` (then it is killed and the test fails: a hang).
 pub fn bounded(cmd: &mut Command, limit: Duration) -> Finished {
-    use std::io::Read;
     let started = Instant::now();
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let reader = |mut pipe: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut text = String::new();
-            let _ = pipe.read_to_string(&mut text);
-            text
-        })
-    };
-    let out = reader(Box::new(child.stdout.take().unwrap()));
-    let err = reader(Box::new(child.stderr.take().unwrap()));
+    let (mut child, out, err) = spawn_read(cmd.stdin(Stdio::null()));
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
@@ -216,8 +201,8 @@ pub fn bounded(cmd: &mut Command, limit: Duration) -> Finished {
     };
     Finished {
         code: status.code(),
-        stdout: out.join().unwrap(),
-        stderr: err.join().unwrap(),
+        stdout: String::from_utf8_lossy(&out.join().unwrap()).into_owned(),
+        stderr: String::from_utf8_lossy(&err.join().unwrap()).into_owned(),
         elapsed: started.elapsed(),
     }
 }

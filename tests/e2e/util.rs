@@ -485,9 +485,12 @@ pub fn doc_pages() -> Vec<String> {
     pages
 }
 
-/// Runs `cmd` to its end and returns its output and its own CPU time (user and system, not its
-/// children's): read from `/proc/PID/stat` once it has exited, before it is reaped.
-pub fn run_timed(cmd: &mut Command) -> (std::process::Output, Duration) {
+/// What a child writes to one of its pipes, read to the end on a thread of its own.
+pub type PipeText = std::thread::JoinHandle<Vec<u8>>;
+
+/// Starts `cmd` with its stdout and stderr each read to the end on a thread of its own (so that
+/// neither fills while the test waits on the child).
+pub fn spawn_read(cmd: &mut Command) -> (std::process::Child, PipeText, PipeText) {
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -496,12 +499,19 @@ pub fn run_timed(cmd: &mut Command) -> (std::process::Output, Duration) {
     let reader = |mut pipe: Box<dyn Read + Send>| {
         std::thread::spawn(move || {
             let mut bytes = Vec::new();
-            pipe.read_to_end(&mut bytes).unwrap();
+            let _ = pipe.read_to_end(&mut bytes);
             bytes
         })
     };
     let out = reader(Box::new(child.stdout.take().unwrap()));
     let err = reader(Box::new(child.stderr.take().unwrap()));
+    (child, out, err)
+}
+
+/// Runs `cmd` to its end and returns its output and its own CPU time (user and system, not its
+/// children's): read from `/proc/PID/stat` once it has exited, before it is reaped.
+pub fn run_timed(cmd: &mut Command) -> (std::process::Output, Duration) {
+    let (mut child, out, err) = spawn_read(cmd);
     let pid = child.id();
     // SAFETY: waitid writes only the siginfo we pass; WNOWAIT leaves the child to reap.
     let waited = unsafe {
