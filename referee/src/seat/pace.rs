@@ -6,8 +6,8 @@
 //! one), while the bot stays under every byte budget. So a read that returns less than
 //! [`SMALL_READ`] bytes is a small read, and after one the next read of that pipe waits until
 //! [`GAP`] has passed: the pipe keeps what the bot writes meanwhile, and the next read takes it
-//! all at once. A pipe is watched by the reactor only while a read waits for it
-//! ([`super::pipe::Pipe`]), so the bot's writes during the gap wake nobody either.
+//! all at once. From a pipe's first paced read on, the reactor watches it only while a read
+//! waits for it ([`super::pipe::Pipe`]), so the bot's writes during the gap wake nobody either.
 //!
 //! A burst of small reads is allowed before the gap applies, and is given back by
 //! [`ReadPace::refill`]: on stdout, at each request, so that a reply written in a few pieces is

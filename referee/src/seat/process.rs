@@ -246,8 +246,8 @@ impl ProcessBot {
         let pid = child.id().unwrap_or(0);
         let quota = quota.map(|q| q.watch(pid, cgroup.as_ref().and_then(BotCgroup::killer)));
         let stdin = child.stdin().take().expect("stdin is piped");
-        // Taken from tokio's reactor, which would otherwise be woken by each of the bot's
-        // writes: watched only while a read waits (`pipe.rs`).
+        // Our own pipes instead of tokio's: once the bot is found dripping, they are watched
+        // only while a read waits, so its writes do not wake the reactor (`pipe.rs`).
         let pipes = child
             .stdout()
             .take()
