@@ -5,6 +5,7 @@
 //! to stderr during the decision is taken once the decision is over (`SeatState::stderr`).
 
 use super::books::SeatState;
+use super::decision_time::DecisionTime;
 use super::players::{Player, append_line};
 use crate::seat::reply::excerpt;
 use crate::seat::{
@@ -15,22 +16,6 @@ use protocol::{FaultKind, Request, ToBot};
 use serde_json::Value;
 use std::time::Duration;
 use tokio::time::Instant;
-
-/// How long a decision took.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(super) struct DecisionTime {
-    /// Milliseconds from the request written to the reply read (for a built-in bot, its call),
-    /// to the microsecond; 0 when the request could not be written.
-    pub ms: f64,
-    /// Whether the reply came late and a soft overrun covered it.
-    pub overrun: bool,
-    /// The CPU time all of the bot's processes used, in milliseconds to the microsecond,
-    /// where its control group accounts it: from the request written to the reply read under
-    /// the CPU basis; under the wall basis from the bot's previous reply in the match (from
-    /// the request for its first decision), so that thinking off move shows on the next
-    /// decision.
-    pub cpu_ms: Option<f64>,
-}
 
 /// A seat's answer to one request.
 pub(super) struct Answer<A> {

@@ -1,7 +1,7 @@
 //! What the referee keeps while a match runs — the log, the faults, each seat's state — and the
 //! I/O that goes with a fault: the bot is told, and stopped when its ledger says so.
 
-use super::ask::DecisionTime;
+use super::decision_time::DecisionTime;
 use super::ledger::{FaultAt, SeatLedger};
 use super::log::{LogRecord, MatchLog};
 use super::players::{Player, line};

@@ -176,7 +176,7 @@ pub enum LogRecord {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         overrun: bool,
         /// The CPU time charged to the decision, in milliseconds, where the bot's control
-        /// group accounts it ([`super::ask::DecisionTime::cpu_ms`] says from when).
+        /// group accounts it ([`super::decision_time::DecisionTime::cpu_ms`] says from when).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cpu_ms: Option<f64>,
     },

@@ -2,8 +2,9 @@
 //! finishes it. Asking a seat is in `ask.rs`, the books and the I/O of a fault in `books.rs`,
 //! and what a fault costs in `ledger.rs`.
 
-use super::ask::{DecisionTime, ask, round_ms};
+use super::ask::{ask, round_ms};
 use super::books::{Books, SeatState};
+use super::decision_time::DecisionTime;
 use super::game_records::{GameRecords, start_record};
 use super::ledger::FaultAt;
 use super::log::{LOG_VERSION, LogPlayer, LogRecord, MatchLog};

@@ -7,6 +7,7 @@
 
 mod ask;
 mod books;
+mod decision_time;
 mod game_records;
 mod histogram;
 mod ledger;

@@ -43,7 +43,7 @@ pub struct SeatStats {
     /// The bot's own decision times (substituted decisions excluded).
     pub times: TimeHistogram,
     /// The CPU time of its decisions, in milliseconds, where its control group accounts it:
-    /// the sum of each decision's `cpu_ms` (see [`super::ask::DecisionTime::cpu_ms`]).
+    /// the sum of each decision's `cpu_ms` (see [`super::decision_time::DecisionTime::cpu_ms`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_ms: Option<f64>,
     /// The most CPU time one of its decisions used, in milliseconds.

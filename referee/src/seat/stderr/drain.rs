@@ -9,104 +9,16 @@
 //! pipe meanwhile, and the bot waits on its writes only if it fills the pipe within a gap.
 
 use super::budget::StderrGate;
+use super::count::StderrCount;
+use super::sink::{Saved, Sink};
 use super::tail::StderrTail;
 use crate::seat::pace::ReadPace;
 use crate::seat::pipe::PipeRead;
 use std::io;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::io::AsyncWriteExt;
 
 /// The most bytes one read of a bot's stderr takes: a pipe's default capacity.
 pub const READ_BYTES: usize = 64 << 10;
-
-/// How much of a bot's stderr the drain has taken, shared with the task draining it: the bytes
-/// read from the pipe, and the position in the file they go to (the file's length when it was
-/// opened — files are appended to — plus what was written or is being written).
-///
-/// Both are counted as soon as a read returns, in the same poll of the drain: on a
-/// one-thread runtime, whoever sees the pipe empty sees every byte that was in it counted. (The
-/// one byte read past a spent budget is counted read at once, and in the file's position once
-/// a window lets it be taken.)
-#[derive(Clone, Debug, Default)]
-pub struct StderrCount {
-    read: Arc<AtomicU64>,
-    position: Arc<AtomicU64>,
-}
-
-impl StderrCount {
-    /// A count for a file `length` bytes long.
-    pub fn at(length: u64) -> Self {
-        let count = StderrCount::default();
-        count.position.store(length, Ordering::Relaxed);
-        count
-    }
-
-    /// Bytes read from the pipe so far.
-    pub fn read(&self) -> u64 {
-        self.read.load(Ordering::Relaxed)
-    }
-
-    /// The file's position after what was read so far.
-    pub fn position(&self) -> u64 {
-        self.position.load(Ordering::Relaxed)
-    }
-}
-
-/// The line written to a stderr file where its cap cuts it.
-const CAPPED: &[u8] = b"\n[referee: stderr capped here]\n";
-
-/// The file a bot's stderr is saved to.
-enum Saved {
-    /// None: nothing is saved, so nothing is dropped.
-    Nowhere,
-    /// Open, with the bytes written to it so far.
-    Open(tokio::fs::File, u64),
-    /// At its cap: what comes is dropped.
-    Full,
-}
-
-/// Where what is read goes: the tail, the file up to its cap, the counts.
-struct Sink {
-    tail: StderrTail,
-    saved: Saved,
-    cap: u64,
-    count: StderrCount,
-    gate: StderrGate,
-}
-
-impl Sink {
-    /// Takes `bytes` read from the pipe (counted read already): the tail and the file's
-    /// position before the first wait.
-    async fn take(&mut self, bytes: &[u8]) {
-        self.gate.spend(bytes.len() as u64);
-        self.tail.push(bytes);
-        let (f, written) = match &mut self.saved {
-            Saved::Nowhere => return,
-            Saved::Full => {
-                self.gate.drop_bytes(bytes.len() as u64);
-                return;
-            }
-            Saved::Open(f, written) => (f, written),
-        };
-        let room = self.cap.saturating_sub(*written) as usize;
-        let take = room.min(bytes.len());
-        let capped = *written + take as u64 >= self.cap;
-        let added = take as u64 + if capped { CAPPED.len() as u64 } else { 0 };
-        self.count.position.fetch_add(added, Ordering::Relaxed);
-        if take > 0 {
-            // Counted written whatever becomes of it, as the position was.
-            let _ = f.write_all(&bytes[..take]).await;
-            *written += take as u64;
-        }
-        if capped {
-            let _ = f.write_all(CAPPED).await;
-            let _ = f.flush().await;
-            self.saved = Saved::Full;
-            self.gate.drop_bytes((bytes.len() - take) as u64);
-        }
-    }
-}
 
 /// Reads `stream` to its end as `gate` allows, keeping the tail and writing up to `cap` bytes
 /// to `file` (bytes past it are counted dropped), counted in `count`. Once the budget is spent
@@ -148,7 +60,7 @@ pub async fn drain(
         if pace.hold().is_some() {
             stream.unwatch();
         }
-        sink.count.read.fetch_add(n as u64, Ordering::Relaxed);
+        sink.count.add_read(n as u64);
         if room == 0 {
             sink.gate.wait_for_room().await;
         }
@@ -173,9 +85,11 @@ async fn read_next(stream: &mut impl PipeRead, buf: &mut [u8]) -> io::Result<usi
 #[cfg(test)]
 mod tests {
     use super::super::budget::StderrBudget;
+    use super::super::sink::CAPPED;
     use super::*;
     use crate::seat::pace::GAP;
     use crate::seat::pipe::CountedReads;
+    use std::sync::Arc;
     use std::time::Duration;
     use tokio::io::{AsyncWriteExt, DuplexStream, duplex};
     use tokio::task::JoinHandle;
@@ -436,20 +350,5 @@ mod tests {
         for _ in 0..16 {
             tokio::task::yield_now().await;
         }
-    }
-
-    #[test]
-    fn a_long_read_keeps_only_the_tails_end() {
-        let tail = StderrTail::default();
-        tail.push(b"before\n");
-        let mut long = vec![b'.'; 100_000];
-        long.extend_from_slice(b"\nthe end\n");
-        tail.push(&long);
-        let text = tail.text();
-        assert_eq!(text.len(), super::super::tail::TAIL_BYTES);
-        assert!(text.ends_with(".\nthe end\n"));
-        let recent = tail.take_recent().unwrap();
-        assert_eq!(recent.text, "the end\n");
-        assert_eq!(recent.cut, 7 + 100_001);
     }
 }

@@ -141,4 +141,19 @@ mod tests {
         assert_eq!(recent.text, format!("{}x", "é".repeat(1023)));
         assert_eq!(recent.cut, 6001 - 2047);
     }
+
+    #[test]
+    fn a_long_read_keeps_only_the_tails_end() {
+        let tail = StderrTail::default();
+        tail.push(b"before\n");
+        let mut long = vec![b'.'; 100_000];
+        long.extend_from_slice(b"\nthe end\n");
+        tail.push(&long);
+        let text = tail.text();
+        assert_eq!(text.len(), TAIL_BYTES);
+        assert!(text.ends_with(".\nthe end\n"));
+        let recent = tail.take_recent().unwrap();
+        assert_eq!(recent.text, "the end\n");
+        assert_eq!(recent.cut, 7 + 100_001);
+    }
 }

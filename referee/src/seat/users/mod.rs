@@ -10,14 +10,19 @@
 //! - [`reach`]: whether such a user can reach a bot's files;
 //! - [`workdir`]: a bot's working directory, given to its group;
 //! - [`credentials`]: becoming the user, between fork and exec;
-//! - [`run_as`]: who each bot runs as; [`plan`]: deciding it at start-up.
+//! - [`run_as`]: who each bot runs as; [`plan`]: deciding it at start-up, with `uid_probe`
+//!   (whether the machine allows it), `own_group` (each bot's group) and [`notices`] (the
+//!   lines that say what was decided).
 
 pub mod credentials;
 pub mod lease;
+pub mod notices;
+mod own_group;
 pub mod plan;
 pub mod reach;
 pub mod run_as;
 pub mod setting;
+mod uid_probe;
 pub mod workdir;
 
 pub use credentials::{Credentials, ProcessUser};
