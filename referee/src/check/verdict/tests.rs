@@ -1,8 +1,12 @@
 //! The decision table of `referee check`, tested without a bot.
 
-use super::*;
-use crate::check::facts::{Exit, Gone, Hello};
+use super::verdicts;
+use crate::check::facts::{Decision, Exit, Facts, Gone, Hello, MatchFacts, Probe};
+use crate::check::items::ItemId;
+use crate::check::report::{Report, Verdict};
 use crate::runner::FaultRecord;
+use crate::seat::Fault;
+use protocol::FaultKind;
 use protocol::Limits;
 
 fn fault(kind: FaultKind, line: Option<&str>) -> FaultRecord {

@@ -1,67 +1,26 @@
-//! A bot's output read as lines: newline-delimited, with a hard length cap, blank lines skipped
-//! in bulk and counted, and what the bot has already written taken without waiting.
-//!
-//! Blank lines cost the referee almost nothing, whatever their number: a run of them (and of
-//! whitespace-only lines) is skipped in one pass over the buffer and only counted, never made
-//! into lines one by one, and the reads take up to [`READ_CHUNK`] bytes at a time. The wire arms
-//! an alarm while a request is pending ([`LineReader::watch_blank`]): past its allowance, the
-//! reader says so once ([`Piece::Blanks`]), and the wire makes that the fault.
-//!
-//! [`LineReader::next_buffered`] takes what the bot has written so far — the bytes already
-//! read and those waiting in the pipe — without waiting ([`PipeRead::read_now`]): the wire calls
-//! it just before it writes a request, so that it can tell the lines written before the request
-//! from those written after it.
-//!
-//! Reads are paced ([`super::pace`]): after [`REQUEST_BURST`] small reads (given back at each
-//! request, [`LineReader::refill_pace`]), the next read waits for the pace's gap, so that a
-//! line written a byte at a time costs the referee a read per gap, not one per byte.
+//! The reads of a bot's output into its [`LineBuffer`]: waiting for the bot, or taking what it
+//! has already written without waiting, paced.
 
-use super::pace::ReadPace;
-use super::pipe::PipeRead;
-use bytes::{Buf, Bytes, BytesMut};
+use super::buffer::{LineBuffer, Piece};
+use crate::seat::pace::ReadPace;
+use crate::seat::pipe::PipeRead;
 use std::io;
 
 /// How many bytes one read asks for at most.
 const READ_CHUNK: usize = 64 * 1024;
 
 /// How many small reads a bot's output is given at each request (and at its start) before the
-/// pace's gap applies ([`super::pace`]): a reply written in up to this many pieces is seen as
-/// soon as its newline comes.
+/// pace's gap applies ([`crate::seat::pace`]): a reply written in up to this many pieces is seen
+/// as soon as its newline comes.
 pub(crate) const REQUEST_BURST: u32 = 8;
-
-/// How many bytes of an over-long line are kept to show what it was.
-const OVERLONG_HEAD: usize = 200;
-
-/// What the reader found next.
-#[derive(Debug)]
-pub(crate) enum Piece {
-    /// A line that is not blank, without its newline.
-    Line(Bytes),
-    /// More blank lines than the armed allowance ([`LineReader::watch_blank`]); said once.
-    Blanks,
-    /// A line over the cap; the rest of it is skipped. Its beginning is kept
-    /// ([`LineReader::take_overlong_head`]).
-    TooLong,
-}
 
 /// Lines read from a bot's output.
 pub(crate) struct LineReader<R> {
     reader: R,
-    buf: BytesMut,
-    /// The longest line accepted, in bytes, without its newline.
-    max: usize,
-    /// How many bytes at the front of `buf`, the start of a line, are known to hold no newline.
-    scanned: usize,
-    /// Whether the rest of a line over the cap is being skipped.
-    discarding: bool,
+    /// What was read and not yet taken.
+    lines: LineBuffer,
     /// Whether the stream has ended.
     eof: bool,
-    /// Blank lines skipped since the alarm was last armed.
-    blank: u64,
-    /// The allowance of blank lines, while the alarm is armed.
-    blank_alarm: Option<u64>,
-    /// The beginning of the last line over the cap, until it is taken.
-    overlong_head: Option<Vec<u8>>,
     /// Bytes read from the stream so far.
     received: u64,
     /// The pace of the small reads.
@@ -73,14 +32,8 @@ impl<R: PipeRead> LineReader<R> {
     pub fn new(reader: R, max: usize) -> Self {
         LineReader {
             reader,
-            buf: BytesMut::new(),
-            max,
-            scanned: 0,
-            discarding: false,
+            lines: LineBuffer::new(max),
             eof: false,
-            blank: 0,
-            blank_alarm: None,
-            overlong_head: None,
             received: 0,
             pace: ReadPace::new(REQUEST_BURST),
         }
@@ -103,24 +56,23 @@ impl<R: PipeRead> LineReader<R> {
 
     /// Arms the blank-line alarm with `allowance` (counting from now), or disarms it (`None`).
     pub fn watch_blank(&mut self, allowance: Option<u64>) {
-        self.blank = 0;
-        self.blank_alarm = allowance;
+        self.lines.watch_blank(allowance);
     }
 
     /// The beginning of the last line over the cap, once.
     pub fn take_overlong_head(&mut self) -> Option<Vec<u8>> {
-        self.overlong_head.take()
+        self.lines.take_overlong_head()
     }
 
     /// Whether the stream has ended and everything in it has been taken.
     pub fn at_end(&self) -> bool {
-        self.eof && self.buf.is_empty()
+        self.eof && self.lines.is_empty()
     }
 
     /// Whether a line has begun but not ended: something other than blanks is in hand after
     /// the last complete line.
     pub fn has_partial_line(&self) -> bool {
-        !self.discarding && self.buf.iter().any(|b| !b.is_ascii_whitespace())
+        self.lines.has_partial_line()
     }
 
     /// How many bytes have been read from the stream so far.
@@ -130,10 +82,7 @@ impl<R: PipeRead> LineReader<R> {
 
     /// The line begun and not ended, without the white space before it: empty when none is.
     pub fn partial_line(&self) -> &[u8] {
-        if self.discarding {
-            return &[];
-        }
-        self.buf.trim_ascii_start()
+        self.lines.partial_line()
     }
 
     /// The next piece, waiting for the bot as long as it takes: `None` at the end of the
@@ -151,13 +100,13 @@ impl<R: PipeRead> LineReader<R> {
                 return Some(piece);
             }
             if self.eof {
-                return self.finish().map(Ok);
+                return self.lines.finish().map(Ok);
             }
             if let Some(at) = self.pace.hold() {
                 tokio::time::sleep_until(at).await;
                 continue;
             }
-            let spare = spare(&mut self.buf);
+            let spare = self.lines.spare(READ_CHUNK);
             let asked = spare.len();
             match self.reader.read_wait(spare).await {
                 Ok(0) => self.eof = true,
@@ -173,16 +122,16 @@ impl<R: PipeRead> LineReader<R> {
     /// is none (yet, or at the end of the stream), or when the pace holds the next read.
     pub fn next_buffered(&mut self) -> Option<io::Result<Piece>> {
         loop {
-            if let Some(piece) = self.decode() {
+            if let Some(piece) = self.lines.decode() {
                 return Some(Ok(piece));
             }
             if self.eof {
-                return self.finish().map(Ok);
+                return self.lines.finish().map(Ok);
             }
             if self.pace.hold().is_some() {
                 return None;
             }
-            let spare = spare(&mut self.buf);
+            let spare = self.lines.spare(READ_CHUNK);
             let asked = spare.len();
             match self.reader.read_now(spare) {
                 Ok(0) => self.eof = true,
@@ -204,7 +153,7 @@ impl<R: PipeRead> LineReader<R> {
     /// The `n` bytes after the buffer's length must have been written.
     unsafe fn filled(&mut self, n: usize, asked: usize) {
         // SAFETY: the caller's promise.
-        unsafe { self.buf.set_len(self.buf.len() + n) };
+        unsafe { self.lines.filled(n) };
         self.received += n as u64;
         self.pace.count(n, asked);
         if self.pace.hold().is_some() {
@@ -218,111 +167,13 @@ impl<R: PipeRead> LineReader<R> {
     pub fn unwatch(&mut self) {
         self.reader.unwatch();
     }
-
-    /// The next piece in the buffer, if a whole one is there.
-    fn decode(&mut self) -> Option<Piece> {
-        loop {
-            if self.discarding {
-                match self.buf.iter().position(|&b| b == b'\n') {
-                    Some(i) => {
-                        self.buf.advance(i + 1);
-                        self.discarding = false;
-                    }
-                    None => {
-                        self.buf.clear();
-                        return None;
-                    }
-                }
-            }
-            if self.scanned == 0 {
-                self.skip_blank_lines();
-            }
-            if self.alarm_rings() {
-                return Some(Piece::Blanks);
-            }
-            let end = self.buf.len().min(self.max.saturating_add(1));
-            match self.buf[self.scanned..end].iter().position(|&b| b == b'\n') {
-                Some(i) => {
-                    let at = self.scanned + i;
-                    self.scanned = 0;
-                    let mut line = self.buf.split_to(at + 1);
-                    line.truncate(at);
-                    if line.trim_ascii().is_empty() {
-                        // Begun before the blanks after it came: blank all the same.
-                        self.blank += 1;
-                        continue;
-                    }
-                    return Some(Piece::Line(line.freeze()));
-                }
-                None if self.buf.len() > self.max => {
-                    let head = &self.buf[..self.buf.len().min(OVERLONG_HEAD)];
-                    self.overlong_head = Some(head.to_vec());
-                    self.discarding = true;
-                    self.scanned = 0;
-                    return Some(Piece::TooLong);
-                }
-                None => {
-                    self.scanned = end;
-                    return None;
-                }
-            }
-        }
-    }
-
-    /// Skips the blank lines at the front of the buffer in one pass, counting them: up to the
-    /// last newline before the first byte that is not white space.
-    fn skip_blank_lines(&mut self) {
-        let run = self
-            .buf
-            .iter()
-            .position(|b| !b.is_ascii_whitespace())
-            .unwrap_or(self.buf.len());
-        if let Some(last) = self.buf[..run].iter().rposition(|&b| b == b'\n') {
-            self.blank += self.buf[..=last].iter().filter(|&&b| b == b'\n').count() as u64;
-            self.buf.advance(last + 1);
-        }
-    }
-
-    /// Whether the blank-line alarm goes off now (it then disarms).
-    fn alarm_rings(&mut self) -> bool {
-        match self.blank_alarm {
-            Some(allowance) if self.blank > allowance => {
-                self.blank_alarm = None;
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// At the end of the stream: the last line, when it has no newline and is not blank.
-    fn finish(&mut self) -> Option<Piece> {
-        if self.alarm_rings() {
-            return Some(Piece::Blanks);
-        }
-        let rest = self.buf.split();
-        self.scanned = 0;
-        if std::mem::take(&mut self.discarding) || rest.trim_ascii().is_empty() {
-            return None;
-        }
-        Some(Piece::Line(rest.freeze()))
-    }
-}
-
-/// [`READ_CHUNK`] bytes of `buf`'s spare capacity, to read into.
-fn spare(buf: &mut BytesMut) -> &mut [u8] {
-    buf.reserve(READ_CHUNK);
-    let spare = buf.spare_capacity_mut();
-    let len = spare.len().min(READ_CHUNK);
-    // SAFETY: the bytes are only read into, then exposed up to what was read
-    // ([`LineReader::filled`]).
-    unsafe { std::slice::from_raw_parts_mut(spare.as_mut_ptr().cast(), len) }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::pace::GAP;
-    use super::super::pipe::CountedReads;
     use super::*;
+    use crate::seat::pace::GAP;
+    use crate::seat::pipe::CountedReads;
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::time::Duration;
@@ -345,7 +196,7 @@ mod tests {
                 Piece::TooLong => "<too long>".to_string(),
             });
         }
-        (out, reader.blank)
+        (out, reader.lines.blank())
     }
 
     #[tokio::test]
