@@ -32,9 +32,6 @@ const EXPIRED_KEPT: usize = 16;
 /// next one is a fault (`docs/protocol.md#transport`).
 pub const BLANK_ALLOWANCE: u64 = 16;
 
-/// The start of the message of a bot whose output ended.
-pub(crate) const OUTPUT_CLOSED: &str = "the bot closed its standard output";
-
 /// A reply that came after the referee stopped waiting for it: dropped, and told with the
 /// timeout it was ([`Wire::take_late_replies`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,19 +70,6 @@ pub(crate) enum Cut {
     Closed,
     /// Reading from the bot (`"reading from"`) or writing to it (`"writing to"`) failed.
     Broken(&'static str, std::io::Error),
-}
-
-impl Cut {
-    /// The fault, said with nothing more to add than the wire knows: a time-out of `limit` (as
-    /// fault messages name it, e.g. "the time limit of 200 ms"), or an exit.
-    pub(crate) fn plain_fault(self, limit: &str) -> Fault {
-        match self {
-            Cut::Fault(fault) => fault,
-            Cut::Silent => timeout_fault(limit, ""),
-            Cut::Closed => Fault::new(FaultKind::Exited, OUTPUT_CLOSED),
-            Cut::Broken(doing, e) => Fault::new(FaultKind::Exited, broken_message(doing, &e)),
-        }
-    }
 }
 
 /// The fault of a bot that sent no reply within `limit`; `notes` say what else is known.

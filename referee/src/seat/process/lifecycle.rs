@@ -3,7 +3,7 @@
 //! and what left the group but not its control group — and always reaped.
 
 use super::{ENDING_BOUND, FIRST_LOOK, LONGEST_LOOK, ProcessBot};
-use crate::seat::Fault;
+use crate::seat::{Fault, Talk};
 use std::time::Duration;
 use tokio::time::{Instant, timeout, timeout_at};
 
@@ -39,7 +39,7 @@ impl ProcessBot {
             let _ = self.write(line, grace).await;
         }
         self.wire.close_input();
-        let (mut stray, mut ended) = self.read_unasked(started + grace).await;
+        let (mut stray, mut ended) = self.wire.read_unasked(started + grace).await;
         let mut status = timeout_at(started + grace, self.child.wait())
             .await
             .ok()
@@ -54,7 +54,7 @@ impl ProcessBot {
             }
             let until = (Instant::now() + pause).min(bound);
             if !ended {
-                let (lines, end) = self.read_unasked(until).await;
+                let (lines, end) = self.wire.read_unasked(until).await;
                 stray.extend(lines);
                 ended = end;
             }

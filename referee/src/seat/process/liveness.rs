@@ -47,7 +47,7 @@ impl ProcessBot {
     /// written to it, it is [idle](ProcessBot::is_idle), and nothing it wrote to stdout or stderr
     /// is still in the pipe (a bot blocked on a full pipe is asleep, but not done). A bot that
     /// reacts to a message has done so by then, whatever the load of the machine: the lines it
-    /// wrote are in hand (read, or in the reader's buffer: [`ProcessBot::take_read_lines`]).
+    /// wrote are in hand (read, or in the reader's buffer: `Wire::take_read_lines`).
     /// A bot whose stderr is over its budget waits too: on its own writes, until the referee
     /// opens its next window ([`super::stderr::budget`]).
     ///

@@ -6,9 +6,7 @@ use super::{ENDING_BOUND, ProcessBot};
 use crate::seat::pipe::Pipe;
 use crate::seat::process_options::ProcessOptions;
 use crate::seat::procfs;
-use crate::seat::stderr::{
-    self, RecentStderr, StderrCount, StderrGate, StderrOverflow, StderrTail,
-};
+use crate::seat::stderr::{self, RecentStderr, StderrCount, StderrGate, StderrTail};
 use std::os::fd::AsRawFd;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -82,17 +80,6 @@ pub(super) async fn watch_stderr(pipe: Pipe, options: &ProcessOptions) -> Stderr
 }
 
 impl ProcessBot {
-    /// Opens the stderr budget of a decision: the bot is about to be sent a request.
-    pub fn open_stderr_decision(&self) {
-        self.stderr_gate.open_decision();
-    }
-
-    /// What of the bot's stderr went over its budget or its file's cap since the last take
-    /// (`None`: nothing), for the record of the match just played.
-    pub fn take_stderr_overflow(&self) -> Option<StderrOverflow> {
-        self.stderr_gate.take_overflow()
-    }
-
     /// The part of the bot's stderr file that belongs to the match just played: from where the
     /// previous span ended (or the file's length when the process started, so that what it
     /// wrote while starting belongs to its first match) to the position after everything it

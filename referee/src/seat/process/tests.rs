@@ -5,7 +5,7 @@ use super::{FIRST_LOOK, ProcessBot};
 use crate::seat::limits::ResourceLimits;
 use crate::seat::procfs;
 use crate::seat::wire::ReplyWait;
-use crate::seat::{ProcessOptions, Sandbox, SandboxMode};
+use crate::seat::{ProcessOptions, Sandbox, SandboxMode, Talk};
 use protocol::FaultKind;
 use std::os::fd::AsRawFd;
 use std::time::Duration;
@@ -67,11 +67,11 @@ fn once_a_bot_is_waiting_everything_it_wrote_in_reaction_is_in_hand() {
                 let mut lines = Vec::new();
                 while !bot.is_waiting() {
                     assert!(Instant::now() < bound, "never waiting ({sandbox:?})");
-                    let (read, ended) = bot.read_unasked(Instant::now() + FIRST_LOOK).await;
+                    let (read, ended) = bot.wire.read_unasked(Instant::now() + FIRST_LOOK).await;
                     assert!(!ended);
                     lines.extend(read);
                 }
-                lines.extend(bot.take_read_lines().0);
+                lines.extend(bot.wire.take_read_lines().0);
                 assert_eq!(lines.len(), 2, "round {round} ({sandbox:?}): {lines:?}");
             }
             bot.kill().await;
@@ -147,7 +147,7 @@ fn a_bot_whose_output_ends_exits_or_lives_on() {
                 }
                 let mut bot = shell(script, &sandbox).await;
                 let bound = Instant::now() + BOUND;
-                while !bot.read_unasked(bound).await.1 {
+                while !bot.wire.read_unasked(bound).await.1 {
                     assert!(Instant::now() < bound, "{script} ({sandbox:?})");
                 }
                 assert_eq!(bot.exits().await, exits, "{script} ({sandbox:?})");
