@@ -4,7 +4,7 @@
 //! or a built-in [`Strategy`](engine::Strategy) called in-process with the same view. The match
 //! runner speaks to a bot that speaks the protocol through one trait, [`Talk`]; for tests, a
 //! [`ScriptedBot`] implements it too: a script of the referee's own (test support, no variant
-//! of a production type). Both talk over a `Wire` (`wire.rs`).
+//! of a production type). Both talk over a `Wire` (`wire/`).
 //! Bot misbehaviour is never an `Err` here: it is a [`Fault`], recorded by the match runner.
 
 pub mod admitted_workdir;

@@ -1,8 +1,8 @@
 //! A bot process: spawned in its own process group, spoken to in JSON lines, always reaped.
 //!
-//! The talking is its [`Wire`]'s: lines are read with a hard length cap (`lines.rs`), so a bot
-//! cannot make the referee hold an endless line; every read and write has a deadline, so a bot
-//! cannot make the referee wait forever. The process is this module's, one job a file:
+//! The talking is its wire's (`wire/`): lines are read with a hard length cap (`lines.rs`), so a
+//! bot cannot make the referee hold an endless line; every read and write has a deadline, so a
+//! bot cannot make the referee wait forever. The process is this module's, one job a file:
 //! - `launch.rs` starts it (spawn, and what its child does before the exec), with an
 //!   environment of its own ([`environment`](super::environment)), never the referee's;
 //! - `liveness.rs` says what `/proc` and its control group show of it: exited, idle, waiting;
@@ -10,7 +10,7 @@
 //!   stderr file;
 //! - `explain.rs` gathers what is seen when the wire is cut (a silence, the end of its output)
 //!   and `exit_fault.rs` says, purely, what fault that is;
-//! - `talk.rs` is its side of the conversation, the handshake first;
+//! - `talk.rs` is its side of the conversation ([`Talk`](super::Talk)), the handshake first;
 //! - `lifecycle.rs` ends it: the whole process group is killed when the bot is shut down or
 //!   dropped, so no child outlives the referee.
 
