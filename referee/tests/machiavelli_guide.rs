@@ -53,7 +53,7 @@ async fn play(start: Position, actions: Vec<&'static str>) -> (MatchRecord, [Vec
     let game = Machiavelli::arranged(&options, 2, 11, start).expect("the position is valid");
     let heard = [Heard::default(), Heard::default()];
     let scripts = [actions, Vec::new()];
-    let mut players: Vec<Player<Machiavelli>> = scripts
+    let mut players: Vec<Player<Machiavelli, ScriptedBot>> = scripts
         .into_iter()
         .zip(&heard)
         .enumerate()
@@ -64,7 +64,7 @@ async fn play(start: Position, actions: Vec<&'static str>) -> (MatchRecord, [Vec
             Player::new(
                 name.clone(),
                 format!("script:{name}"),
-                Seat::Scripted(Box::new(bot)),
+                Seat::Process(Box::new(bot)),
             )
         })
         .collect();

@@ -261,6 +261,7 @@ async fn settle(bot: &mut ProcessBot) -> (Vec<Fault>, bool) {
             break false;
         }
         let (lines, closed) = bot
+            .wire()
             .read_unasked((Instant::now() + pause).min(deadline))
             .await;
         stray.extend(lines);
@@ -271,7 +272,7 @@ async fn settle(bot: &mut ProcessBot) -> (Vec<Fault>, bool) {
         pause = (pause * 2).min(LONGEST_LOOK);
     };
     // Lines read from the pipe but not yet taken.
-    stray.extend(bot.take_read_lines().0);
+    stray.extend(bot.wire().take_read_lines().0);
     (stray, gone)
 }
 

@@ -9,7 +9,7 @@ use super::decision_time::DecisionTime;
 use super::players::{Player, append_line};
 use crate::seat::reply::excerpt;
 use crate::seat::{
-    Allowance, CPU_WALL_CAP, Fault, LateReply, ReplyWait, Seat, Talker, TimeBasis, Timing,
+    Allowance, CPU_WALL_CAP, Fault, LateReply, ReplyWait, Seat, Talk, TimeBasis, Timing,
 };
 use engine::{Game, Strategy, Turn};
 use protocol::{FaultKind, Request, ToBot};
@@ -38,10 +38,10 @@ pub(super) struct Answer<A> {
 
 /// Asks the seat to move for its action and checks it. Stray lines go to the answer's noise (at
 /// most `max_noise`, the faults the bot has left before it is stopped).
-pub(super) async fn ask<G: Game>(
+pub(super) async fn ask<G: Game, B: Talk>(
     game: &G,
     turn: Turn,
-    player: &mut Player<G>,
+    player: &mut Player<G, B>,
     state: &mut SeatState,
     max_noise: usize,
 ) -> Answer<G::Action> {
@@ -107,7 +107,7 @@ fn decide_builtin<G: Game>(
 /// the log keeps it, what the bot wrote to stderr meanwhile is taken at the end
 /// ([`SeatState::stderr`]).
 async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
-    mut bot: Talker<'_>,
+    bot: &mut impl Talk,
     state: &mut SeatState,
     id: u64,
     request: impl FnOnce(u64) -> Request<V, A>,

@@ -7,7 +7,7 @@ use super::log::{LogRecord, MatchLog};
 use super::players::{Player, line};
 use super::policy::FaultPolicy;
 use super::record::{FaultRecord, SeatStats};
-use crate::seat::{Clock, Fault, LateReply, RecentStderr};
+use crate::seat::{Clock, Fault, LateReply, RecentStderr, Talk};
 use engine::{Addressed, Game};
 use protocol::{ErrorMsg, EventMsg, ToBot};
 use std::time::Duration;
@@ -49,7 +49,11 @@ pub(super) struct SeatState {
 
 impl SeatState {
     /// The state of `player`'s seat at the start of a match (taking the player's probes).
-    pub fn new<G: Game>(player: &mut Player<G>, policy: FaultPolicy, max_faults: u32) -> Self {
+    pub fn new<G: Game, B>(
+        player: &mut Player<G, B>,
+        policy: FaultPolicy,
+        max_faults: u32,
+    ) -> Self {
         SeatState {
             ledger: SeatLedger::new(policy, max_faults),
             clock: Clock::new(player.time),
@@ -138,10 +142,10 @@ impl Books<'_> {
     /// Charges and records a fault committed at decision `n` (about request `id`, if it
     /// concerns one), tells the bot (when it can still read, with the action `substituted` for
     /// it, if any), and stops it when its ledger says so.
-    pub async fn punish<G: Game>(
+    pub async fn punish<G: Game, B: Talk>(
         &mut self,
         seat: usize,
-        player: &mut Player<G>,
+        player: &mut Player<G, B>,
         (n, id): (u64, Option<u64>),
         fault: Fault,
         substituted: Option<serde_json::Value>,
@@ -149,7 +153,7 @@ impl Books<'_> {
         let kind = fault.fault;
         let message = self.charge(seat, FaultAt::Decision(n), fault)?;
         let state = &mut self.seats[seat];
-        if let Some(mut bot) = player.seat.talker() {
+        if let Some(bot) = player.seat.talker() {
             state
                 .pending
                 .extend(line(&ToBot::<(), (), ()>::Error(ErrorMsg {

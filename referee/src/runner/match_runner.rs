@@ -12,7 +12,7 @@ use super::players::{Player, is_usable, line};
 use super::policy::{FaultPolicy, forfeit_ranks};
 use super::record::MatchRecord;
 use crate::seat::reply::excerpt;
-use crate::seat::{Fault, Seat};
+use crate::seat::{Fault, Seat, Talk};
 use engine::{Addressed, Game, SetupError, Turn, seed};
 use protocol::{FaultKind, MatchEnd, MatchStart, ToBot};
 use std::time::Duration;
@@ -56,10 +56,10 @@ pub enum RunError {
 ///
 /// # Errors
 /// [`RunError`] when the game refuses the setup or the log cannot be written.
-pub async fn play_match<G: Game>(
+pub async fn play_match<G: Game, B: Talk>(
     settings: &MatchSettings,
     options: &G::Options,
-    players: &mut [Player<G>],
+    players: &mut [Player<G, B>],
     log: &mut MatchLog,
 ) -> Result<MatchRecord, RunError> {
     let game = G::new(options, players.len(), settings.seed)?;
@@ -73,11 +73,11 @@ pub async fn play_match<G: Game>(
 ///
 /// # Errors
 /// [`RunError`] when the log cannot be written.
-pub async fn play_match_from<G: Game>(
+pub async fn play_match_from<G: Game, B: Talk>(
     settings: &MatchSettings,
     options: &G::Options,
     game: G,
-    players: &mut [Player<G>],
+    players: &mut [Player<G, B>],
     log: &mut MatchLog,
 ) -> Result<MatchRecord, RunError> {
     let mut run = MatchRun::start(settings, options, game, players, log).await?;
@@ -88,9 +88,9 @@ pub async fn play_match_from<G: Game>(
 }
 
 /// A match being refereed.
-struct MatchRun<'a, G: Game> {
+struct MatchRun<'a, G: Game, B> {
     settings: &'a MatchSettings,
-    players: &'a mut [Player<G>],
+    players: &'a mut [Player<G, B>],
     books: Books<'a>,
     game: G,
     names: Vec<String>,
@@ -105,14 +105,14 @@ struct MatchRun<'a, G: Game> {
     internal_error: Option<(Option<u64>, String)>,
 }
 
-impl<'a, G: Game> MatchRun<'a, G> {
+impl<'a, G: Game, B: Talk> MatchRun<'a, G, B> {
     /// Sets the match up: the game, the log's header, each seat told the match begins (or its
     /// absence recorded), the opening events queued.
     async fn start(
         settings: &'a MatchSettings,
         options: &G::Options,
         game: G,
-        players: &'a mut [Player<G>],
+        players: &'a mut [Player<G, B>],
         log: &'a mut MatchLog,
     ) -> Result<Self, RunError> {
         let started = Instant::now();
@@ -178,7 +178,7 @@ impl<'a, G: Game> MatchRun<'a, G> {
         let bot_seed = seed::bot_seed(self.settings.seed, i);
         if let Seat::Builtin(strategy) = &mut player.seat {
             strategy.match_start(i, bot_seed);
-        } else if let Some(mut bot) = player.seat.talker() {
+        } else if let Some(bot) = player.seat.talker() {
             bot.begin_match(player.next_id).await;
             if self.books.log.is_enabled() {
                 // What it wrote before this match is not this match's.
@@ -400,7 +400,7 @@ impl<'a, G: Game> MatchRun<'a, G> {
                 .seat
                 .talker()
                 .and_then(|bot| bot.take_stderr_overflow());
-            if let (Some(mut bot), false) = (player.seat.talker(), state.ledger.is_stopped()) {
+            if let (Some(bot), false) = (player.seat.talker(), state.ledger.is_stopped()) {
                 if player.time.isolate {
                     // Frozen since its last decision: it must read the result, and may work
                     // between matches.
@@ -429,11 +429,11 @@ impl<'a, G: Game> MatchRun<'a, G> {
 }
 
 /// Writes the log's header: what is played, by whom, under which rules.
-fn write_header<G: Game>(
+fn write_header<G: Game, B>(
     log: &mut MatchLog,
     settings: &MatchSettings,
     options_json: &serde_json::Value,
-    players: &[Player<G>],
+    players: &[Player<G, B>],
     game: &str,
 ) -> std::io::Result<()> {
     log.write(&LogRecord::Header {

@@ -2,19 +2,20 @@
 //! concurrently, built-in bots are created; a bot that fails to start keeps its seat with the
 //! fault recorded, and the referee plays for it.
 
-use crate::seat::{BotSpec, Fault, Launch, ProcessBot, ProcessOptions, Seat, TimeControl};
+use crate::seat::{BotSpec, Fault, Launch, ProcessBot, ProcessOptions, Seat, Talk, TimeControl};
 use engine::Game;
 use protocol::{FaultKind, Goodbye, Hello, PROTOCOL_VERSION, ToBot};
 use std::time::Duration;
 
-/// One seat's player for the matches to come.
-pub struct Player<G: Game> {
+/// One seat's player for the matches to come; its bot, when it speaks the protocol, is a `B`
+/// (a [`ProcessBot`] but in the runner's tests).
+pub struct Player<G: Game, B = ProcessBot> {
     /// The name in results.
     pub name: String,
     /// The command line or `builtin:NAME`.
     pub bot: String,
     /// What plays.
-    pub seat: Seat<G>,
+    pub seat: Seat<G, B>,
     /// Its time control.
     pub time: TimeControl,
     /// The name the bot gave in its hello.
@@ -32,9 +33,9 @@ pub struct Player<G: Game> {
     pub(crate) next_id: u64,
 }
 
-impl<G: Game> Player<G> {
+impl<G: Game, B> Player<G, B> {
     /// A player that has not faulted, with request ids starting at 0.
-    pub fn new(name: impl Into<String>, bot: impl Into<String>, seat: Seat<G>) -> Self {
+    pub fn new(name: impl Into<String>, bot: impl Into<String>, seat: Seat<G, B>) -> Self {
         Player {
             name: name.into(),
             bot: bot.into(),
@@ -148,11 +149,10 @@ pub async fn start_players<G: Game>(
 }
 
 /// Whether the player can be asked for decisions (a process that started, or a built-in).
-pub fn is_usable<G: Game>(player: &Player<G>) -> bool {
+pub fn is_usable<G: Game, B: Talk>(player: &Player<G, B>) -> bool {
     player.startup_fault.is_none()
         && match &player.seat {
             Seat::Process(bot) => bot.is_alive(),
-            Seat::Scripted(bot) => bot.is_alive(),
             Seat::Builtin(_) => true,
             Seat::Absent => false,
         }
@@ -160,12 +160,12 @@ pub fn is_usable<G: Game>(player: &Player<G>) -> bool {
 
 /// Sends `goodbye` to every process, closes their input, gives them `grace` to exit, then kills
 /// what remains of their process groups. All at once.
-pub async fn shutdown_players<G: Game>(players: &mut [Player<G>], grace: Duration) {
+pub async fn shutdown_players<G: Game, B: Talk>(players: &mut [Player<G, B>], grace: Duration) {
     let goodbye = line(&ToBot::<(), (), ()>::Goodbye(Goodbye {}));
     let goodbye = &goodbye;
     let stops = players
         .iter_mut()
         .filter_map(|p| p.seat.talker())
-        .map(|mut bot| async move { bot.shutdown(Some(goodbye), grace).await });
+        .map(|bot| async move { bot.shutdown(Some(goodbye), grace).await });
     futures::future::join_all(stops).await;
 }

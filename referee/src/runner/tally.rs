@@ -4,7 +4,7 @@
 //! the game, the helpers that make its players (built-in or scripted) and play a match of it.
 
 use super::{FaultPolicy, MatchLog, MatchRecord, MatchSettings, Player, play_match};
-use crate::seat::{ScriptEnd, ScriptedBot, Seat, TimeControl};
+use crate::seat::{ScriptEnd, ScriptedBot, Seat, Talk, TimeControl};
 use engine::strategy::BuiltinBot;
 use engine::{Addressed, Audience, Game, Illegal, Outcome, SetupError, Strategy, Turn};
 use serde::{Deserialize, Serialize};
@@ -217,33 +217,29 @@ impl Game for Tally {
 }
 
 /// A player of Tally: its built-in bot `name`.
-pub fn builtin(name: &str) -> Player<Tally> {
+pub fn builtin<B>(name: &str) -> Player<Tally, B> {
     let strategy = engine::strategy::builtin::<Tally>(name).expect("a built-in of Tally");
     Player::new(name, format!("builtin:{name}"), Seat::Builtin(strategy))
 }
 
 /// A player of Tally played by `script` in-process, under the time control `time` (lines capped
 /// at 1 MiB).
-pub fn scripted<S, F>(name: &str, time: TimeControl, script: S) -> Player<Tally>
+pub fn scripted<S, F>(name: &str, time: TimeControl, script: S) -> Player<Tally, ScriptedBot>
 where
     S: FnOnce(ScriptEnd) -> F,
     F: Future<Output = ()> + Send + 'static,
 {
     let bot = ScriptedBot::spawn(1 << 20, script);
-    let mut player = Player::new(
-        name,
-        format!("script:{name}"),
-        Seat::Scripted(Box::new(bot)),
-    );
+    let mut player = Player::new(name, format!("script:{name}"), Seat::Process(Box::new(bot)));
     player.time = time;
     player
 }
 
 /// Plays one match of Tally between `players` under `policy` with `max_faults`, and returns its
 /// record and its log as lines.
-pub async fn play(
+pub async fn play<B: Talk>(
     options: &Options,
-    players: &mut [Player<Tally>],
+    players: &mut [Player<Tally, B>],
     policy: FaultPolicy,
     max_faults: u32,
 ) -> (MatchRecord, Vec<String>) {

@@ -7,7 +7,7 @@
 use super::tally::{Options, Tally, builtin, logged_match, play, scripted};
 use super::{FaultPolicy, LogRecord, MatchRecord, Penalty, Player, shutdown_players};
 use crate::replay::replay_lines_as;
-use crate::seat::{ScriptEnd, TimeControl};
+use crate::seat::{ScriptEnd, ScriptedBot, TimeControl};
 use protocol::{FaultKind, Limits};
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
@@ -91,7 +91,7 @@ async fn scripted_match(
 ) -> (MatchRecord, Vec<String>, Vec<Value>) {
     let heard = Heard::default();
     let script_heard = heard.clone();
-    let mut players: Vec<Player<Tally>> = vec![
+    let mut players: Vec<Player<Tally, ScriptedBot>> = vec![
         scripted("s", time, move |end| run_script(end, answers, script_heard)),
         builtin("counter"),
     ];

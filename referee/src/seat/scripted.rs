@@ -3,14 +3,17 @@
 //! process, and under tokio's paused clock no wall clock either: a script that sleeps past its
 //! time limit times out the same way on every machine.
 //!
-//! The referee's side is the same [`Wire`] a [`ProcessBot`](super::ProcessBot) has, so what is
+//! The referee's side is the same [`Wire`] a [`ProcessBot`](super::ProcessBot) has, and the
+//! runner speaks to it through the same [`Talk`], so what is
 //! written, read, capped and matched to requests is what a real bot gets; only the faults that
 //! need a process (exit codes, stderr, resource limits) are not told. A script's standard error
 //! ([`ScriptEnd::send_stderr`]) is kept as a process's is, at once (there is no pipe to drain),
 //! so that what the match log records of it is exact.
 
 use super::stderr::{RecentStderr, StderrTail};
-use super::wire::Wire;
+use super::wire::{self, Cut, ReplyWait, Wire};
+use super::{Fault, LateReply, Talk};
+use protocol::FaultKind;
 use serde_json::Value;
 use std::future::Future;
 use std::time::Duration;
@@ -67,11 +70,11 @@ impl ScriptEnd {
     }
 }
 
-/// A bot played by a script in-process. It is spoken to through a [`Talker`](super::Talker),
-/// which says its faults with what the wire alone knows.
+/// A bot played by a script in-process, spoken to as a [`Talk`]: its faults are said with what
+/// the wire alone knows.
 pub struct ScriptedBot {
     /// The referee's end of the pipes.
-    pub(super) wire: Wire<DuplexStream, DuplexStream>,
+    wire: Wire<DuplexStream, DuplexStream>,
     stderr: StderrTail,
     script: JoinHandle<()>,
     alive: bool,
@@ -100,21 +103,40 @@ impl ScriptedBot {
             alive: true,
         }
     }
+}
 
-    /// Whether the bot is still being spoken to.
-    pub fn is_alive(&self) -> bool {
+impl Talk for ScriptedBot {
+    fn is_alive(&self) -> bool {
         self.alive
     }
 
-    /// What the script wrote to its standard error since the last take.
-    pub fn take_stderr(&self) -> Option<RecentStderr> {
-        self.stderr.take_recent()
+    async fn begin_match(&mut self, first_id: u64) {
+        self.wire.begin_match(first_id);
     }
 
-    /// As [`ProcessBot::shutdown`](super::ProcessBot::shutdown): writes `last`, closes the
-    /// script's input, gives it `grace` to return, then stops it. Returns whether it returned
-    /// by itself.
-    pub async fn shutdown(&mut self, last: Option<&[u8]>, grace: Duration) -> bool {
+    async fn write(&mut self, bytes: &[u8], limit: Duration) -> Result<(), Fault> {
+        (self.wire.write(bytes, limit).await).map_err(|cut| plain_fault(cut, ""))
+    }
+
+    fn read_before_request(&mut self, id: u64, max: usize) -> Vec<Fault> {
+        self.wire.read_before_request(id, max)
+    }
+
+    async fn read_reply(
+        &mut self,
+        wait: &ReplyWait<'_>,
+        noise: &mut Vec<Fault>,
+    ) -> Result<Value, Fault> {
+        (self.wire.read_reply(wait, noise).await).map_err(|cut| plain_fault(cut, wait.limit))
+    }
+
+    fn take_late_replies(&mut self) -> Vec<LateReply> {
+        self.wire.take_late_replies()
+    }
+
+    /// As a process's: writes `last`, closes the script's input, gives it `grace` to return,
+    /// then stops it. Returns whether it returned by itself.
+    async fn shutdown(&mut self, last: Option<&[u8]>, grace: Duration) -> bool {
         if !self.alive {
             return false;
         }
@@ -128,10 +150,27 @@ impl ScriptedBot {
     }
 
     /// Stops the script at once.
-    pub async fn kill(&mut self) {
+    async fn kill(&mut self) {
         self.wire.close_input();
         self.script.abort();
         self.alive = false;
+    }
+
+    /// What the script wrote to its standard error since the last take.
+    async fn take_stderr(&self) -> Option<RecentStderr> {
+        self.stderr.take_recent()
+    }
+}
+
+/// The fault of a cut of a script's wire, said with nothing more to add than the wire knows (a
+/// script has no exit status, stderr pipe or limits): a time-out of `limit` (as fault messages
+/// name it, e.g. "the time limit of 200 ms"), or an exit.
+fn plain_fault(cut: Cut, limit: &str) -> Fault {
+    match cut {
+        Cut::Fault(fault) => fault,
+        Cut::Silent => wire::timeout_fault(limit, ""),
+        Cut::Closed => Fault::new(FaultKind::Exited, "the bot closed its standard output"),
+        Cut::Broken(doing, e) => Fault::new(FaultKind::Exited, wire::broken_message(doing, &e)),
     }
 }
 

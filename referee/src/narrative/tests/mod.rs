@@ -12,7 +12,7 @@ use super::{Line, LineKind, Narrative, Perspective, tell};
 use crate::runner::{
     FaultPolicy, LogRecord, MatchLog, MatchSettings, Player, play_match_from, shutdown_players,
 };
-use crate::seat::{ScriptEnd, ScriptedBot, Seat, TimeControl};
+use crate::seat::{ScriptEnd, ScriptedBot, Seat, Talk, TimeControl};
 use engine::Game;
 use protocol::Limits;
 use serde_json::Value;
@@ -73,13 +73,9 @@ async fn script(mut end: ScriptEnd, replies: Vec<Reply>) {
 }
 
 /// A seat named `name` played by a script of `replies`, with 100 ms a decision.
-pub(super) fn scripted<G: Game>(name: &str, replies: Vec<Reply>) -> Player<G> {
+pub(super) fn scripted<G: Game>(name: &str, replies: Vec<Reply>) -> Player<G, ScriptedBot> {
     let bot = ScriptedBot::spawn(1 << 20, move |end| script(end, replies));
-    let mut player = Player::new(
-        name,
-        format!("script:{name}"),
-        Seat::Scripted(Box::new(bot)),
-    );
+    let mut player = Player::new(name, format!("script:{name}"), Seat::Process(Box::new(bot)));
     player.time = TimeControl {
         limits: Limits::new(10_000, 100),
         ..TimeControl::default()
@@ -94,11 +90,11 @@ pub(super) fn builtin<G: Game>(name: &str, builtin: &str) -> Player<G> {
 }
 
 /// Plays `game` (set up by the caller) with `options` between `players` and returns its log.
-pub(super) async fn logged<G: Game>(
+pub(super) async fn logged<G: Game, B: Talk>(
     game: G,
     options: &G::Options,
     seed: u64,
-    mut players: Vec<Player<G>>,
+    mut players: Vec<Player<G, B>>,
 ) -> Vec<LogRecord> {
     let settings = MatchSettings {
         match_id: "told".into(),

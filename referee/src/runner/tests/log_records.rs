@@ -186,7 +186,7 @@ async fn a_decisions_stderr_is_capped_to_its_last_lines_and_counts_the_rest() {
 
 #[tokio::test(start_paused = true)]
 async fn a_seat_absent_from_the_start_is_charged_between_the_start_and_the_opening() {
-    let mut absent = Player::new("gone", "gone", Seat::Absent);
+    let mut absent: Player<Tally> = Player::new("gone", "gone", Seat::Absent);
     absent.startup_fault = Some(Fault::new(FaultKind::SpawnFailed, "cannot start 'gone'"));
     let mut players = vec![absent, builtin("counter")];
     let (record, lines) = play(&Options::default(), &mut players, FaultPolicy::default(), 3).await;

@@ -1,0 +1,63 @@
+//! How bot processes are run: the options a [`ProcessBot`](super::ProcessBot) is spawned with.
+
+use super::admitted_workdir::{AdmittedWorkdir, Workdirs};
+use super::hidden_paths::HiddenPath;
+use super::limits::ResourceLimits;
+use super::sandbox::Sandbox;
+use super::stderr_file::StderrFile;
+use super::users::{BotUsers, RunAs};
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// How bot processes are run.
+#[derive(Clone, Debug)]
+pub struct ProcessOptions {
+    /// Longest line accepted from a bot, in bytes.
+    pub max_line_bytes: usize,
+    /// Where to write the bot's stderr (capped), if anywhere.
+    pub stderr_file: Option<StderrFile>,
+    /// Most bytes of stderr written to `stderr_file`.
+    pub stderr_cap: u64,
+    /// How long a bot has to exit by itself after `goodbye`, or after the end of its input,
+    /// before its group is killed: the protocol's one second by default. The one setting of it:
+    /// every caller that ends bots gives them this.
+    pub exit_grace: Duration,
+    /// The sandbox bots run in.
+    pub sandbox: Sandbox,
+    /// Paths a sandboxed bot must not see (the referee's output, every bot's workdir but its
+    /// own), as found when the run started.
+    pub hidden: Vec<HiddenPath>,
+    /// This bot's resource limits.
+    pub limits: ResourceLimits,
+    /// Each bot's workdir, admitted when the run started ([`super::workdir_rule`]), by name. A
+    /// bot whose settings name a workdir that is not here does not start (`spawn_failed`).
+    pub workdirs: Workdirs,
+    /// This bot's working directory (from `workdirs`), if not the referee's.
+    pub workdir: Option<AdmittedWorkdir>,
+    /// The variables this bot's settings name, set over the few of the referee's it gets
+    /// ([`environment`](super::environment)).
+    pub env: BTreeMap<String, String>,
+    /// Who each bot of the run runs as, by name ([`super::users`]).
+    pub users: BotUsers,
+    /// Who this bot runs as (from `users`).
+    pub run_as: RunAs,
+}
+
+impl Default for ProcessOptions {
+    fn default() -> Self {
+        ProcessOptions {
+            max_line_bytes: 1 << 20,
+            stderr_file: None,
+            stderr_cap: 1 << 20,
+            exit_grace: Duration::from_secs(1),
+            sandbox: Sandbox::None,
+            hidden: Vec::new(),
+            limits: ResourceLimits::default(),
+            workdirs: Workdirs::default(),
+            workdir: None,
+            env: BTreeMap::new(),
+            users: BotUsers::default(),
+            run_as: RunAs::Referee,
+        }
+    }
+}
