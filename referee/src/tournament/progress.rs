@@ -3,7 +3,7 @@
 //! depend on that order, so they are computed once, in match-id order, at the end
 //! ([`Scoring`](super::Scoring)).
 
-use super::results::MatchResult;
+use super::match_result::MatchResult;
 use std::collections::BTreeMap;
 
 /// One bot's provisional line.
