@@ -1,5 +1,5 @@
 //! The report's data, computed once from a results directory with the leaderboard's own code:
-//! the leaderboard ([`scoring`](crate::tournament::scoring)) as text cells with their legend
+//! the leaderboard ([`crate::tournament::leaderboard`]) as text cells with their legend
 //! ([`board_table`]), its head-to-head matrix, the ratings after each match
 //! ([`ratings::history`]), the points of a format played in rounds round by round, and per bot its
 //! matches, its faults with their messages and the stderr it wrote in each match it faulted in

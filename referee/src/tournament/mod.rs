@@ -2,7 +2,7 @@
 //! shards, and a leaderboard with ratings and confidence intervals. See `docs/tournament.md`.
 //!
 //! [`run`] plays a whole tournament from a [`TournamentConfig`] and reports to a [`Reporter`];
-//! a format is a [`Format`] (one module per format: [`format`], [`nava`]) that says who plays
+//! a format is a [`Format`] (one module per format: [`format`](mod@format), [`nava`]) that says who plays
 //! which match, how the standings are scored and what table of its own the leaderboard shows.
 
 pub mod board_cells;

@@ -137,3 +137,51 @@ fn the_gauntlet_candidate_may_be_any_bot_and_meets_the_others_in_the_same_order(
         assert_eq!(a.seed, b.seed);
     }
 }
+
+#[test]
+fn a_format_spec_is_written_as_the_schedule_and_the_settings_under_the_formats_key() {
+    let nava = FormatSpec {
+        kind: ScheduleKind::Nava,
+        settings: Some(FormatSettings::Nava(crate::tournament::NavaSpec {
+            rounds: 4,
+            hands: 3,
+        })),
+    };
+    let json = serde_json::to_string(&nava).unwrap();
+    assert_eq!(json, r#"{"schedule":"nava","nava":{"rounds":4,"hands":3}}"#);
+    assert_eq!(serde_json::from_str::<FormatSpec>(&json).unwrap(), nava);
+    let round_robin = FormatSpec::from(ScheduleKind::RoundRobin);
+    assert_eq!(
+        serde_json::to_string(&round_robin).unwrap(),
+        r#"{"schedule":"round-robin"}"#
+    );
+    // As played and recorded: a format's defaults filled in, settings it does not take left out.
+    assert_eq!(
+        FormatSpec::from(ScheduleKind::Nava).played().settings,
+        Some(FormatSettings::Nava(crate::tournament::NavaSpec::default()))
+    );
+    let stray = FormatSpec {
+        kind: ScheduleKind::Gauntlet,
+        ..nava
+    };
+    assert_eq!(stray.played(), FormatSpec::from(ScheduleKind::Gauntlet));
+}
+
+#[test]
+fn a_recorded_format_must_have_exactly_the_settings_it_takes() {
+    let missing = FormatSpec::from(ScheduleKind::Nava)
+        .checked()
+        .err()
+        .unwrap();
+    assert_eq!(missing.to_string(), "nava: missing from a Nava tournament");
+    let stray = FormatSpec {
+        kind: ScheduleKind::Sampled,
+        settings: Some(FormatSettings::Nava(crate::tournament::NavaSpec::default())),
+    };
+    let stray = stray.checked().err().unwrap();
+    assert_eq!(
+        stray.to_string(),
+        "nava: present in a tournament of another schedule"
+    );
+    assert!(FormatSpec::from(ScheduleKind::Gauntlet).checked().is_ok());
+}
