@@ -38,16 +38,16 @@ pub use sampled::Sampled;
 pub use spec::{FormatSettings, FormatSpec, ScheduleKind};
 
 /// A tournament format: who plays which match (the schedule), how the standings are scored,
-/// and what table of its own the leaderboard shows. Every method but the schedule's has the
-/// default of a format scored by ratings alone.
+/// and what table of its own the leaderboard shows. Every method but the schedule and its
+/// cycle has a default: that of a format of a fixed player count, scored by ratings alone.
 ///
 /// Every format today fixes its whole schedule before the first match ([`Format::schedule`]).
 /// The ladder's matchmaking — pairs chosen from the current ratings as results arrive, for
 /// weeks — will be the next implementation: its schedule is the matches it can choose before
 /// any result (none, or a first round), its cycle the matches it plays between two
 /// choices; it needs one more method, with a default that chooses nothing, that is handed the
-/// [leaderboard so far](Format::leaderboard) and returns the next matches, which the
-/// coordinator queues as it appends results. Its scoring is the default (the ratings), and it
+/// [leaderboard so far](Format::leaderboard) and returns the next matches (ids following the
+/// last), which the coordinator queues as it appends results. Its scoring is the default (the ratings), and it
 /// has no table of its own.
 pub trait Format: Send + Sync {
     /// Its settings as `tournament.json` records them (none for a format without any).
