@@ -1,13 +1,12 @@
 //! Rendering a leaderboard: a table, JSON, CSV or Markdown. The numbers come from
-//! `tournament::standings`, the cells of the table and Markdown and the legend under them (what
-//! each column means, from `tournament::legend`) from `tournament::board_table`; this file only
-//! lays them out, every text escaped for where it goes ([`untrusted`]: a name, a command or a
-//! message may be a bot's, and a results directory anyone's).
+//! `tournament::standings`, the cells of the table, Markdown and CSV and the legend under them
+//! (what each column means, from `tournament::legend`) from `tournament::board_table`; this
+//! file only lays them out, every text escaped for where it goes ([`untrusted`]: a name, a
+//! command or a message may be a bot's, and a results directory anyone's).
 
 use super::args::BoardFormat;
-use super::nava_render;
 use referee::tournament::Leaderboard;
-use referee::tournament::board_table::{Column, board_table};
+use referee::tournament::board_table::{Column, board_csv, board_table};
 use referee::untrusted;
 use tabled::builder::Builder;
 use tabled::settings::Style;
@@ -61,10 +60,6 @@ pub fn table(rows: Vec<Vec<String>>, markdown: bool) -> String {
     table.to_string()
 }
 
-fn opt(v: Option<f64>) -> String {
-    v.map(|v| v.to_string()).unwrap_or_default()
-}
-
 /// What each of `columns` means: for the terminal, a title and its words wrapped beside it;
 /// for Markdown, a list.
 fn legend_text(columns: &[Column], markdown: bool) -> String {
@@ -107,47 +102,7 @@ pub fn render(board: &Leaderboard, format: BoardFormat, legend: Legend) -> Strin
         BoardFormat::Json => {
             untrusted::json::to_string_pretty(board).expect("leaderboards serialize") + "\n"
         }
-        BoardFormat::Csv if board.nava.is_some() => {
-            nava_render::csv(board, board.nava.as_ref().expect("a Nava board"))
-        }
-        BoardFormat::Csv => {
-            let header = [
-                "rank",
-                "bot",
-                "conservative",
-                "mu",
-                "sigma",
-                "matches",
-                "wins",
-                "win_rate",
-                "mean_rank",
-                "mean_score",
-                "score_ci95",
-                "faults",
-                "mean_ms",
-                "p99_ms",
-            ];
-            let mut rows = vec![header.map(String::from).to_vec()];
-            for s in &board.standings {
-                rows.push(vec![
-                    s.rank.to_string(),
-                    untrusted::csv::text(&s.bot),
-                    s.conservative.to_string(),
-                    s.mu.to_string(),
-                    s.sigma.to_string(),
-                    s.matches.to_string(),
-                    s.wins.to_string(),
-                    opt(s.win_rate),
-                    opt(s.mean_rank),
-                    opt(s.mean_score),
-                    opt(s.score_ci95),
-                    s.fault_total().to_string(),
-                    opt(s.mean_ms),
-                    opt(s.p99_ms),
-                ]);
-            }
-            untrusted::csv::table(rows)
-        }
+        BoardFormat::Csv => untrusted::csv::table(board_csv(board)),
         BoardFormat::Table | BoardFormat::Markdown => {
             let md = format == BoardFormat::Markdown;
             let text = board_table(board);

@@ -14,7 +14,6 @@ mod choices;
 mod leaderboard_cmd;
 mod match_cmd;
 mod match_config;
-mod nava_render;
 mod new_bot_cmd;
 mod option_order;
 mod output;

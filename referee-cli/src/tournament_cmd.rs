@@ -98,20 +98,11 @@ impl Reporter for Progress {
                 s.matches
             );
         }
-        let seating = match s.nava {
-            Some(nava) => {
-                let (tables, of_three) = referee::tournament::nava::table_counts(s.bots);
-                format!(
-                    "Nava at {tables} tables ({of_three} of 3), {} rounds of {} hands",
-                    nava.rounds, nava.hands
-                )
-            }
-            None => format!("{} per match", s.players),
-        };
         errln!(
-            "referee: {} — {} bots, {seating}, {} matches{} ({} already done), -j {}, seed {}, results in {}",
+            "referee: {} — {} bots, {}, {} matches{} ({} already done), -j {}, seed {}, results in {}",
             s.game,
             s.bots,
+            s.seating,
             s.share,
             s.shard
                 .map(|(k, n)| format!(" in shard {}/{n}", k + 1))

@@ -7,7 +7,7 @@ use super::match_config::{
     BotEntry, Refereeing, RefereeingFile, bot_specs, drawn_seed, game_kind, game_options, read_toml,
 };
 use super::process_setup::{WorkdirSource, process_options};
-use referee::tournament::{NavaSpec, ScheduleKind, TournamentConfig};
+use referee::tournament::{FormatSettings, FormatSpec, NavaSpec, ScheduleKind, TournamentConfig};
 use serde::Deserialize;
 use std::path::PathBuf;
 
@@ -121,13 +121,13 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentSettings, Failure> {
     };
     let rounds = args.rounds.or(file.rounds);
     let hands = args.hands.or(file.hands);
-    let nava = match schedule {
+    let settings = match schedule {
         ScheduleKind::Nava => {
             let default = NavaSpec::default();
-            Some(NavaSpec {
+            Some(FormatSettings::Nava(NavaSpec {
                 rounds: rounds.unwrap_or(default.rounds),
                 hands: hands.unwrap_or(default.hands),
-            })
+            }))
         }
         _ if rounds.is_some() || hands.is_some() => {
             return Err(Failure::usage(
@@ -195,8 +195,10 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentSettings, Failure> {
             players: args.players.or(file.players),
             matches: args.matches.or(file.matches),
             seed: seed.unwrap_or_else(drawn_seed),
-            schedule,
-            nava,
+            format: FormatSpec {
+                kind: schedule,
+                settings,
+            },
             candidate,
             duplicate: args.duplicate.or(file.duplicate).unwrap_or(true),
             shard,
@@ -242,7 +244,7 @@ mod tests {
     use super::{from_args, parse_shard};
     use crate::args::{Cli, Command};
     use clap::Parser;
-    use referee::tournament::{Plan, plan, schedule};
+    use referee::tournament::{Plan, plan};
 
     /// Every shipped example (examples/*.toml) plays whole cycles: the settings it gives, as
     /// `referee tournament FILE` reads them, make no "not a whole number of cycles" note when
@@ -276,7 +278,7 @@ mod tests {
                 spec.matches
             );
             let mut played = vec![0u64; spec.bots];
-            for m in schedule::build(&spec) {
+            for m in config.format.format().schedule(&spec) {
                 m.seats.iter().for_each(|&b| played[b] += 1);
             }
             assert!(

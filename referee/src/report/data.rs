@@ -1,12 +1,13 @@
 //! The report's data, computed once from a results directory with the leaderboard's own code:
-//! the leaderboard ([`scoring`](crate::tournament::scoring)) as text cells with their legend
+//! the leaderboard ([`crate::tournament::leaderboard`]) as text cells with their legend
 //! ([`board_table`]), its head-to-head matrix, the ratings after each match
-//! ([`ratings::history`]), a Nava tournament's Victory Points round by round, and per bot its
+//! ([`ratings::history`]), the points of a format played in rounds round by round, and per bot its
 //! matches, its faults with their messages and the stderr it wrote in each match it faulted in
 //! ([`bot_report`], which `referee leaderboard --bot` prints too). The page only draws it.
 
 use super::stderr_excerpt::{StderrExcerpt, excerpt};
 use crate::safe_fs::SafeDir;
+use crate::tournament::board_cells::RoundTotals;
 use crate::tournament::board_table::{BoardTable, board_table};
 use crate::tournament::legend;
 use crate::tournament::ratings::{self, BotHistory};
@@ -62,9 +63,9 @@ pub struct TournamentReport {
     /// Each bot's rating after each of its matches (at most [`HISTORY_POINTS`] each), in the
     /// order of the leaderboard.
     pub ratings: Vec<BotHistory>,
-    /// A Nava tournament's Victory Points added up round by round, in the order of the
-    /// leaderboard.
-    pub vp_rounds: Option<Vec<VpHistory>>,
+    /// The points of a format played in rounds added up round by round (a Nava tournament's
+    /// Victory Points), in the order of the leaderboard.
+    pub vp_rounds: Option<Vec<RoundTotals>>,
     /// Each bot's matches and faults, in the order of the leaderboard.
     pub bots: Vec<BotReport>,
 }
@@ -78,15 +79,6 @@ pub struct Legends {
     pub ratings: String,
     /// The Victory Points chart.
     pub vp_rounds: String,
-}
-
-/// One bot's Victory Points after each round.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct VpHistory {
-    /// The bot.
-    pub bot: String,
-    /// Its total after round 1, 2, … (a round not finished at its table adds nothing).
-    pub totals: Vec<u32>,
 }
 
 /// One bot's part of the tournament.
@@ -186,22 +178,7 @@ pub fn of_results(
         .filter_map(|s| histories.remove(&s.bot))
         .map(thinned)
         .collect();
-    let vp_rounds = board.nava.as_ref().map(|nava| {
-        nava.rows
-            .iter()
-            .map(|row| VpHistory {
-                bot: row.bot.clone(),
-                totals: row
-                    .rounds
-                    .iter()
-                    .scan(0, |total, round| {
-                        *total += round.result.map_or(0, |r| r.vp);
-                        Some(*total)
-                    })
-                    .collect(),
-            })
-            .collect()
-    });
+    let vp_rounds = board.format.format().round_totals(&board);
     let bots = board
         .standings
         .iter()

@@ -4,9 +4,9 @@
 use super::*;
 use crate::report::test_tournaments::{FIELD, played};
 use crate::runner::FaultRecord;
-use crate::tournament::ScheduleKind;
 use crate::tournament::results::StderrRange;
 use crate::tournament::results::read_back;
+use crate::tournament::{FormatStandings, ScheduleKind};
 use engine::GameKind;
 
 #[test]
@@ -139,7 +139,9 @@ fn a_nava_report_adds_up_victory_points_round_by_round() {
     let tmp = played(GameKind::Machiavelli, &field, ScheduleKind::Nava, false);
     let dir = tmp.path().to_path_buf();
     let report = build(&dir).unwrap();
-    let nava = report.board.nava.as_ref().unwrap();
+    let Some(FormatStandings::Nava(nava)) = &report.board.format_standings else {
+        panic!("a Nava tournament's leaderboard has its Victory Points");
+    };
     let vp = report.vp_rounds.as_ref().unwrap();
     assert_eq!(vp.len(), 9);
     for (history, row) in vp.iter().zip(&nava.rows) {

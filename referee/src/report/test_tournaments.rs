@@ -1,7 +1,7 @@
 //! Tournaments of built-in bots for the report's unit tests.
 
 use crate::seat::{BotSpec, Launch, ProcessOptions};
-use crate::tournament::{ScheduleKind, TournamentConfig};
+use crate::tournament::{FormatSettings, FormatSpec, NavaSpec, ScheduleKind, TournamentConfig};
 use engine::GameKind;
 
 /// Plays a tournament of built-in bots into a fresh temporary directory (its match logs kept if
@@ -28,12 +28,14 @@ pub fn played(
         players: (!nava).then_some(3),
         matches: (!nava).then_some(24),
         seed: 5,
-        schedule,
+        format: FormatSpec {
+            kind: schedule,
+            settings: nava.then_some(FormatSettings::Nava(NavaSpec {
+                rounds: 3,
+                hands: 3,
+            })),
+        },
         candidate: 0,
-        nava: nava.then_some(crate::tournament::NavaSpec {
-            rounds: 3,
-            hands: 3,
-        }),
         duplicate: true,
         shard: None,
         resume: false,

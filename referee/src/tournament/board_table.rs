@@ -1,24 +1,18 @@
 //! The leaderboard as text: its summary line, its columns (each with a title and the legend's
 //! words for it), its rows of cells and the head-to-head matrix — formatted once, here, for
 //! every rendering: the terminal's table and Markdown (`referee leaderboard`) and the HTML
-//! report (`referee report`). The numbers come from [`standings`](super::standings) and
-//! [`nava_standings`](super::nava_standings).
+//! report (`referee report`). The numbers come from [`standings`](super::standings); a format
+//! with a table of its own gives its cells ([`Format::table`](super::format::Format::table)),
+//! the ratings' are made here.
 
+use super::board_cells::{StandingsTable, column, faults, fixed};
 use super::legend::{self, Context};
-use super::nava_standings::{NavaRound, NavaStandings};
 use super::standings::{Leaderboard, Standing};
 use crate::numbers::grouped;
-use crate::runner::{FaultClass, class};
+use crate::untrusted;
 use serde::Serialize;
 
-/// One column of the standings.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Column {
-    /// Its title.
-    pub title: String,
-    /// What it means, in plain words.
-    pub legend: String,
-}
+pub use super::board_cells::Column;
 
 /// The leaderboard as text cells.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -37,7 +31,7 @@ pub struct BoardTable {
 
 impl BoardTable {
     /// The legend, once per meaning: the columns in order, a run of neighbours with the same
-    /// words (a Nava tournament's rounds) given as one, titled `first … last`.
+    /// words (the rounds of a format played in rounds) given as one, titled `first … last`.
     pub fn legend(&self) -> Vec<Column> {
         let mut legend: Vec<Column> = Vec::new();
         for c in &self.columns {
@@ -61,27 +55,17 @@ impl BoardTable {
     }
 }
 
-/// The leaderboard `board` as text.
+/// The leaderboard `board` as text: its format's own table, or the ratings'.
 pub fn board_table(board: &Leaderboard) -> BoardTable {
-    let context = Context {
-        score_name: &board.score_name,
-        higher_is_better: board.higher_is_better,
-    };
-    let (summary, columns, rows) = match &board.nava {
-        Some(nava) => (
-            nava_summary(board, nava),
-            nava_columns(&context, nava),
-            nava_rows(board, nava),
-        ),
-        None => (
-            format!(
-                "{}: {} of {} scheduled matches; ordered by the conservative rating μ − 3σ (Weng-Lin)",
-                board.game, board.matches, board.scheduled
-            ),
-            rating_columns(&context),
-            board.standings.iter().map(rating_row).collect(),
-        ),
-    };
+    let StandingsTable {
+        summary,
+        columns,
+        rows,
+    } = board
+        .format
+        .format()
+        .table(board)
+        .unwrap_or_else(|| rating_table(board));
     BoardTable {
         summary,
         columns,
@@ -90,11 +74,71 @@ pub fn board_table(board: &Leaderboard) -> BoardTable {
     }
 }
 
-fn column(title: impl Into<String>, legend: impl Into<String>) -> Column {
-    Column {
-        title: title.into(),
-        legend: legend.into(),
+/// The standings by rating.
+fn rating_table(board: &Leaderboard) -> StandingsTable {
+    let context = Context {
+        score_name: &board.score_name,
+        higher_is_better: board.higher_is_better,
+    };
+    StandingsTable {
+        summary: format!(
+            "{}: {} of {} scheduled matches; ordered by the conservative rating μ − 3σ (Weng-Lin)",
+            board.game, board.matches, board.scheduled
+        ),
+        columns: rating_columns(&context),
+        rows: board.standings.iter().map(rating_row).collect(),
     }
+}
+
+/// The leaderboard `board` as CSV rows (a header, then a row per bot, every text cell
+/// escaped for CSV): its format's own, or the ratings'.
+pub fn board_csv(board: &Leaderboard) -> Vec<Vec<String>> {
+    board
+        .format
+        .format()
+        .csv(board)
+        .unwrap_or_else(|| rating_csv(board))
+}
+
+/// The standings by rating as CSV rows.
+fn rating_csv(board: &Leaderboard) -> Vec<Vec<String>> {
+    let header = [
+        "rank",
+        "bot",
+        "conservative",
+        "mu",
+        "sigma",
+        "matches",
+        "wins",
+        "win_rate",
+        "mean_rank",
+        "mean_score",
+        "score_ci95",
+        "faults",
+        "mean_ms",
+        "p99_ms",
+    ];
+    let opt = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
+    let mut rows = vec![header.map(String::from).to_vec()];
+    for s in &board.standings {
+        rows.push(vec![
+            s.rank.to_string(),
+            untrusted::csv::text(&s.bot),
+            s.conservative.to_string(),
+            s.mu.to_string(),
+            s.sigma.to_string(),
+            s.matches.to_string(),
+            s.wins.to_string(),
+            opt(s.win_rate),
+            opt(s.mean_rank),
+            opt(s.mean_score),
+            opt(s.score_ci95),
+            s.fault_total().to_string(),
+            opt(s.mean_ms),
+            opt(s.p99_ms),
+        ]);
+    }
+    rows
 }
 
 fn rating_columns(c: &Context<'_>) -> Vec<Column> {
@@ -142,78 +186,6 @@ fn rating_row(s: &Standing) -> Vec<String> {
     ]
 }
 
-/// The line above a Nava tournament's table: what was played and how it is ordered.
-fn nava_summary(board: &Leaderboard, nava: &NavaStandings) -> String {
-    format!(
-        "{}: {} of {} scheduled matches; Nava, {} rounds of {} hands at {} tables; ordered by Victory Points, then difference VP, then {} ({} first)",
-        board.game,
-        board.matches,
-        board.scheduled,
-        nava.rounds,
-        nava.hands,
-        nava.tables,
-        board.score_name,
-        if nava.higher_is_better {
-            "most"
-        } else {
-            "fewest"
-        }
-    )
-}
-
-fn nava_columns(c: &Context<'_>, nava: &NavaStandings) -> Vec<Column> {
-    let mut columns = vec![
-        column("rank", legend::nava_rank(c)),
-        column("bot", legend::BOT),
-        column("VP", legend::VP),
-        column("diff VP", legend::difference_vp(c)),
-        column(c.score_name, legend::match_points(c)),
-    ];
-    columns.extend((1..=nava.rounds).map(|r| column(format!("round {r}"), legend::ROUND)));
-    columns.extend([
-        column("matches", legend::MATCHES),
-        column("faults", legend::FAULTS),
-        column("mean ms", legend::MEAN_MS),
-        column("p99 ms", legend::P99_MS),
-    ]);
-    columns
-}
-
-/// A round's cell: its VP and where the bot sat (`14 (T2 N)`), `-` for the VP of a round not
-/// finished.
-fn round_cell(round: &NavaRound) -> String {
-    let vp = round
-        .result
-        .map_or_else(|| "-".to_string(), |r| r.vp.to_string());
-    format!("{vp} (T{} {})", round.table, round.seat.letter())
-}
-
-/// A Nava tournament's rows: rank, bot, VP, difference VP, match points, one cell per round,
-/// then matches, faults and decision times.
-fn nava_rows(board: &Leaderboard, nava: &NavaStandings) -> Vec<Vec<String>> {
-    nava.rows
-        .iter()
-        .zip(&board.standings)
-        .map(|(row, s)| {
-            let mut cells = vec![
-                row.rank.to_string(),
-                row.bot.clone(),
-                row.vp.to_string(),
-                row.difference_vp.to_string(),
-                grouped(row.mp),
-            ];
-            cells.extend(row.rounds.iter().map(round_cell));
-            cells.extend([
-                s.matches.to_string(),
-                faults(s),
-                fixed(s.mean_ms),
-                fixed(s.p99_ms),
-            ]);
-            cells
-        })
-        .collect()
-}
-
 /// The head-to-head matrix as rows: each cell is how often the row bot finished above the
 /// column bot, and in how many meetings.
 fn head_to_head(board: &Leaderboard) -> Vec<Vec<String>> {
@@ -232,38 +204,6 @@ fn head_to_head(board: &Leaderboard) -> Vec<Vec<String>> {
         rows.push(row);
     }
     rows
-}
-
-/// A bot's faults: the total, split by the classes of the fault policy, and its forfeits.
-fn faults(s: &Standing) -> String {
-    let total = s.fault_total();
-    if total == 0 {
-        return "0".into();
-    }
-    let count = |wanted: FaultClass| {
-        s.faults
-            .iter()
-            .filter(|(k, _)| class(**k) == wanted)
-            .map(|(_, n)| n)
-            .sum::<u64>()
-    };
-    let forfeits = if s.forfeits > 0 {
-        format!("; {} forfeits", s.forfeits)
-    } else {
-        String::new()
-    };
-    format!(
-        "{total} ({} timeouts, {} illegal, {} protocol, {} crashes{forfeits})",
-        count(FaultClass::Timeout),
-        count(FaultClass::Illegal),
-        count(FaultClass::Protocol),
-        count(FaultClass::Crash)
-    )
-}
-
-/// Three decimals, or `-`.
-fn fixed(v: Option<f64>) -> String {
-    v.map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into())
 }
 
 #[cfg(test)]

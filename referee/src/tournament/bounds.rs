@@ -5,10 +5,9 @@
 //! docs/security.md (files the referee reads back); each is far above what a tournament
 //! plays, and the referee refuses to start a tournament beyond them too.
 
-use super::results::{MatchResult, TournamentMeta};
-use super::schedule::nava::{HANDS, ROUNDS};
-use super::{ScheduleKind, ScheduleSpec};
-use crate::tournament::nava::MIN_BOTS;
+use super::format::ScheduleSpec;
+use super::match_result::MatchResult;
+use super::meta::TournamentMeta;
 use engine::{Game, GameKind};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -24,27 +23,13 @@ pub const MAX_MATCHES: u64 = 100_000_000;
 /// bits.
 pub const MAX_COUNT: u64 = 10_000_000_000;
 
-/// A field of a file out of its bounds: which, and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{field}: {message}")]
-pub struct OutOfBounds {
-    /// The field, as a path in the JSON (`nava.rounds`, `bots[3].name`).
-    pub field: String,
-    /// What is wrong with it.
-    pub message: String,
-}
-
-fn out(field: impl Into<String>, message: impl Into<String>) -> OutOfBounds {
-    OutOfBounds {
-        field: field.into(),
-        message: message.into(),
-    }
-}
+pub use super::out_of_bounds::OutOfBounds;
+use super::out_of_bounds::out;
 
 /// Checks the identity of a tournament against the bounds: a game this referee has, a field of
-/// 1 to [`MAX_BOTS`] bots with distinct names of 1 to [`MAX_NAME_BYTES`], a player count the game allows, a Nava
-/// shape its format allows (and the match count it gives), a gauntlet's candidate among the
-/// bots, at most [`MAX_MATCHES`] matches.
+/// 1 to [`MAX_BOTS`] bots with distinct names of 1 to [`MAX_NAME_BYTES`], a player count the game allows, at most
+/// [`MAX_MATCHES`] matches, and the format's own settings as it takes them
+/// ([`FormatSpec::checked`](super::format::FormatSpec::checked), [`Format::check`](super::format::Format::check)).
 ///
 /// # Errors
 /// [`OutOfBounds`] naming the first field that is not.
@@ -97,64 +82,7 @@ pub fn check_meta(meta: &TournamentMeta) -> Result<(), OutOfBounds> {
             ),
         ));
     }
-    match (meta.schedule, meta.nava) {
-        (ScheduleKind::Nava, Some(nava)) => {
-            if !ROUNDS.contains(&nava.rounds) || !HANDS.contains(&nava.hands) {
-                return Err(out(
-                    "nava",
-                    format!(
-                        "{} rounds of {} hands; a Nava tournament has {} to {} rounds of {} to {} hands",
-                        nava.rounds,
-                        nava.hands,
-                        ROUNDS.start(),
-                        ROUNDS.end(),
-                        HANDS.start(),
-                        HANDS.end()
-                    ),
-                ));
-            }
-            if bots < MIN_BOTS || meta.players != 4 {
-                return Err(out(
-                    "bots",
-                    format!(
-                        "{bots} bots at tables of {}; the Nava schedule seats at least {MIN_BOTS} bots at tables of 4",
-                        meta.players
-                    ),
-                ));
-            }
-            if meta.matches != nava.matches(bots) {
-                return Err(out(
-                    "matches",
-                    format!(
-                        "{} matches; {} rounds of {} hands of {bots} bots are {}",
-                        meta.matches,
-                        nava.rounds,
-                        nava.hands,
-                        nava.matches(bots)
-                    ),
-                ));
-            }
-        }
-        (ScheduleKind::Nava, None) => {
-            return Err(out("nava", "missing from a Nava tournament"));
-        }
-        (_, Some(_)) => {
-            return Err(out("nava", "present in a tournament of another schedule"));
-        }
-        (_, None) => {}
-    }
-    if meta.schedule == ScheduleKind::Gauntlet
-        && !meta
-            .candidate
-            .as_ref()
-            .is_some_and(|c| names.contains_key(c.as_str()))
-    {
-        return Err(out(
-            "candidate",
-            "a gauntlet's candidate must be one of its bots",
-        ));
-    }
-    Ok(())
+    meta.format.checked()?.check(meta)
 }
 
 /// Why a result cannot be read back.
@@ -168,42 +96,35 @@ pub enum BadResult {
 }
 
 /// What each result of a tournament is checked against ([`ResultCheck::check`]): its field's
-/// names, and how many seats each match has — the player count, or for a Nava tournament 4 or
-/// 3 by table (from its schedule, which [`check_meta`] bounds to a few thousand matches).
+/// names, and how many seats each match has — the player count, or as the format seats each
+/// match ([`Format::seats`](super::format::Format::seats)).
 pub struct ResultCheck<'a> {
     meta: &'a TournamentMeta,
     field: BTreeSet<&'a str>,
-    nava_seats: Option<BTreeMap<u64, usize>>,
+    seats_by_id: Option<BTreeMap<u64, usize>>,
 }
 
 impl<'a> ResultCheck<'a> {
     /// The check of the results of the tournament `meta` describes (checked by [`check_meta`]).
     pub fn new(meta: &'a TournamentMeta) -> Self {
-        let nava_seats = meta.nava.map(|nava| {
-            super::schedule::build(&ScheduleSpec {
-                kind: meta.schedule,
-                bots: meta.bots.len(),
-                players: meta.players,
-                matches: meta.matches,
-                seed: meta.seed,
-                duplicate: meta.duplicate,
-                candidate: 0,
-                nava: Some(nava),
-            })
-            .into_iter()
-            .map(|m| (m.id, m.seats.len()))
-            .collect()
+        let seats_by_id = meta.format.format().seats(&ScheduleSpec {
+            bots: meta.bots.len(),
+            players: meta.players,
+            matches: meta.matches,
+            seed: meta.seed,
+            duplicate: meta.duplicate,
+            candidate: 0,
         });
         ResultCheck {
             meta,
             field: meta.bots.iter().map(|b| b.name.as_str()).collect(),
-            nava_seats,
+            seats_by_id,
         }
     }
 
     /// The seats of match `id`.
     fn seats(&self, id: u64) -> usize {
-        self.nava_seats
+        self.seats_by_id
             .as_ref()
             .and_then(|by_id| by_id.get(&id).copied())
             .unwrap_or(self.meta.players)

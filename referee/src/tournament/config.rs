@@ -1,7 +1,7 @@
 //! What a tournament is asked to play: everything [`run`](super::run) needs, from whatever the
 //! settings came from (the CLI reads them from flags and a TOML file).
 
-use super::schedule::{NavaSpec, ScheduleKind};
+use super::format::FormatSpec;
 use crate::runner::FaultPolicy;
 use crate::seat::{BotSpec, ProcessOptions};
 use engine::GameKind;
@@ -22,10 +22,8 @@ pub struct TournamentConfig {
     pub matches: Option<u64>,
     /// The tournament seed: every match's seed derives from it.
     pub seed: u64,
-    /// The schedule format.
-    pub schedule: ScheduleKind,
-    /// The Nava schedule's rounds and hands (`None` for other schedules).
-    pub nava: Option<NavaSpec>,
+    /// The format, with its own settings (none for its defaults).
+    pub format: FormatSpec,
     /// The gauntlet's candidate (an index into `bots`; 0 for other formats).
     pub candidate: usize,
     /// Whether the matches of a group replay one deal (duplicate play).

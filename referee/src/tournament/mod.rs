@@ -2,14 +2,20 @@
 //! shards, and a leaderboard with ratings and confidence intervals. See `docs/tournament.md`.
 //!
 //! [`run`] plays a whole tournament from a [`TournamentConfig`] and reports to a [`Reporter`];
-//! a format is a [`Schedule`] (one module per format in [`schedule`]) ranked by a [`Scoring`].
+//! a format is a [`Format`] (one module per format: [`format`](mod@format), [`nava`]) that says who plays
+//! which match, how the standings are scored and what table of its own the leaderboard shows.
 
+pub mod board_cells;
 pub mod board_table;
 pub mod bounds;
 mod config;
+pub mod files;
+pub mod format;
 pub mod legend;
+pub mod match_result;
+pub mod meta;
 pub mod nava;
-pub mod nava_standings;
+pub mod out_of_bounds;
 mod pool;
 pub mod progress;
 pub mod ratings;
@@ -17,20 +23,23 @@ mod report;
 pub mod rerun;
 pub mod rerun_trust;
 pub mod results;
+pub mod results_error;
 mod run;
 pub mod run_record;
 #[cfg(test)]
 mod run_tests;
-pub mod schedule;
 mod scoring;
 pub mod standings;
 
 pub use config::TournamentConfig;
+pub use format::{
+    Format, FormatSettings, FormatSpec, FormatStandings, ScheduleKind, ScheduleSpec, ScheduledMatch,
+};
+pub use nava::NavaSpec;
 pub use pool::{PoolSettings, run_pool};
 pub use progress::{Provisional, Snapshot, Tally};
 pub use report::{Outcome, Reporter, Started};
 pub use results::{MatchResult, ResultsFile, TournamentMeta};
 pub use run::{Plan, TournamentError, plan, players, run};
-pub use schedule::{NavaSpec, Schedule, ScheduleKind, ScheduleSpec, ScheduledMatch};
-pub use scoring::{Field, NavaVp, Scoring, WengLin, leaderboard};
-pub use standings::{Leaderboard, compute};
+pub use scoring::leaderboard;
+pub use standings::{Field, Leaderboard, compute};

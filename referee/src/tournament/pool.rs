@@ -16,8 +16,8 @@
 //! which can depend on `-j`: bots must stay until `goodbye`.) Results go to the coordinator over
 //! a channel, as each finishes.
 
-use super::results::{MatchResult, StderrRange};
-use super::schedule::ScheduledMatch;
+use super::format::ScheduledMatch;
+use super::match_result::{MatchResult, StderrRange};
 use crate::affinity;
 use crate::runner::{
     MatchLog, MatchSettings, Player, RunError, play_match, shutdown_players, start_players,

@@ -1,9 +1,9 @@
 //! Standings while a tournament runs: counts that do not depend on the order in which results
 //! arrive (matches, wins, ranks, faults), kept up to date one result at a time. Ratings do
 //! depend on that order, so they are computed once, in match-id order, at the end
-//! ([`Scoring`](super::Scoring)).
+//! ([`Format::leaderboard`](super::format::Format::leaderboard)).
 
-use super::results::MatchResult;
+use super::match_result::MatchResult;
 use std::collections::BTreeMap;
 
 /// One bot's provisional line.

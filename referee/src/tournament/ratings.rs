@@ -4,7 +4,7 @@
 //! which match finished first; each seat is a team of one, finishing at its rank (tied ranks
 //! are equal outcomes).
 
-use super::results::MatchResult;
+use super::match_result::MatchResult;
 use serde::Serialize;
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};

@@ -1,8 +1,8 @@
 //! What a running tournament tells whoever runs it: typed events, rendered by the caller (the
 //! CLI draws a progress bar and prints the leaderboard; a service could stream them).
 
+use super::match_result::MatchResult;
 use super::progress::Snapshot;
-use super::results::MatchResult;
 use super::standings::Leaderboard;
 use std::path::PathBuf;
 
@@ -29,8 +29,9 @@ pub struct Started {
     pub seed: u64,
     /// The results directory.
     pub out: PathBuf,
-    /// A Nava tournament's rounds and hands.
-    pub nava: Option<super::NavaSpec>,
+    /// How the field is seated, in words (`3 per match`; a Nava tournament's tables, rounds
+    /// and hands).
+    pub seating: String,
     /// When the match count is not a multiple of the format's balanced unit (seats then not
     /// exactly balanced): that unit.
     pub unbalanced: Option<u64>,

@@ -6,15 +6,16 @@
 
 use super::bounds::{OutOfBounds, check_meta};
 use super::config::TournamentConfig;
-use super::nava::MIN_BOTS;
+use super::format::{ScheduleSpec, ScheduledMatch, Setup};
+use super::match_result::MatchResult;
+use super::meta::{MetaBot, TournamentMeta};
+use super::pool::{PoolSettings, run_pool};
 use super::progress::Tally;
 use super::report::{Outcome, Reporter, Started};
-use super::results::{LOGS_DIR, MetaBot, ResultsError, STDERR_DIR, made_private, read_results};
+use super::results::{LOGS_DIR, ResultsFile, STDERR_DIR, made_private, read_results};
+use super::results_error::ResultsError;
 use super::run_record::RunRecord;
-use super::schedule::nava::{HANDS, ROUNDS};
-use super::schedule::{ScheduleKind, ScheduleSpec, ScheduledMatch};
 use super::scoring::leaderboard;
-use super::{MatchResult, PoolSettings, ResultsFile, TournamentMeta, run_pool};
 use crate::runner::RunError;
 use crate::safe_fs::{Privacy, SafeDir};
 use crate::seat::BotSpecError;
@@ -48,9 +49,9 @@ pub enum TournamentError {
         /// Bots given.
         bots: usize,
     },
-    /// A setting the Nava schedule does not take, or a field or game it cannot seat.
+    /// A setting the format does not take, or a field or game it cannot seat.
     #[error("{0}")]
-    Nava(String),
+    Format(String),
     /// A bot cannot be run.
     #[error(transparent)]
     Bot(#[from] BotSpecError),
@@ -102,18 +103,17 @@ pub async fn run(
     engine::with_game!(config.game, G => run_game::<G>(config, reporter, interrupt).await)
 }
 
-/// The player count: as given, or the game's smallest count that the field fills, at most 4;
-/// for the Nava schedule 4 (its tables of 3 are tables of 4 with a BYE).
+/// The player count: the format's when it sets one ([`Format::players`](super::format::Format::players)),
+/// else as given, or the game's smallest count that the field fills, at most 4.
 ///
 /// # Errors
-/// [`TournamentError::Players`], [`TournamentError::TooFewBots`], or for the Nava schedule
-/// [`TournamentError::Nava`]: a game not played by both 3 and 4, fewer than 9 bots, or a
-/// player count or match count set.
+/// [`TournamentError::Players`], [`TournamentError::TooFewBots`], or
+/// [`TournamentError::Format`]: a game, a field or a setting the format cannot play.
 pub fn players<G: Game>(config: &TournamentConfig) -> Result<usize, TournamentError> {
     let counts = G::player_counts();
     let bots = config.bots.len();
-    if config.schedule == ScheduleKind::Nava {
-        return nava_players::<G>(config);
+    if let Some(players) = format_players::<G>(config)? {
+        return Ok(players);
     }
     let players = config
         .players
@@ -154,16 +154,14 @@ pub fn plan(config: &TournamentConfig) -> Result<Plan, TournamentError> {
 
 /// [`plan`] with the player count settled.
 fn plan_of(config: &TournamentConfig, players: usize) -> Plan {
-    let schedule = config.schedule.schedule();
+    let schedule = config.format.format();
     let mut spec = ScheduleSpec {
-        kind: config.schedule,
         bots: config.bots.len(),
         players,
         matches: 0,
         seed: config.seed,
         duplicate: config.duplicate,
         candidate: config.candidate,
-        nava: (config.schedule == ScheduleKind::Nava).then(|| config.nava.unwrap_or_default()),
     };
     spec.matches = config
         .matches
@@ -175,56 +173,27 @@ fn plan_of(config: &TournamentConfig, players: usize) -> Plan {
     }
 }
 
-/// The Nava schedule's checks of the field and the game; 4 players.
-fn nava_players<G: Game>(config: &TournamentConfig) -> Result<usize, TournamentError> {
-    let counts = G::player_counts();
-    let refuse = |message: String| Err(TournamentError::Nava(message));
-    if !(counts.contains(&3) && counts.contains(&4)) {
-        return refuse(format!(
-            "the Nava schedule seats tables of 4 and 3; {} is played by {} to {}",
-            G::NAME,
-            counts.start(),
-            counts.end()
-        ));
-    }
-    if config.bots.len() < MIN_BOTS {
-        return refuse(format!(
-            "the Nava schedule needs at least {MIN_BOTS} bots; {} were given",
-            config.bots.len()
-        ));
-    }
-    if config.players.is_some_and(|p| p != 4) {
-        return refuse(
-            "the Nava schedule sets the players (tables of 4, and of 3 with a BYE): leave out --players"
-                .into(),
-        );
-    }
-    if config.matches.is_some() {
-        return refuse(
-            "a Nava tournament plays rounds × tables × hands matches: leave out --matches and set --rounds and --hands"
-                .into(),
-        );
-    }
-    let nava = config.nava.unwrap_or_default();
-    if !ROUNDS.contains(&nava.rounds) || !HANDS.contains(&nava.hands) {
-        return refuse(format!(
-            "a Nava tournament has {} to {} rounds of {} to {} hands, not {} of {}",
-            ROUNDS.start(),
-            ROUNDS.end(),
-            HANDS.start(),
-            HANDS.end(),
-            nava.rounds,
-            nava.hands
-        ));
-    }
-    Ok(4)
+/// The player count the format sets, if any, once it has checked the game and the field.
+fn format_players<G: Game>(config: &TournamentConfig) -> Result<Option<usize>, TournamentError> {
+    let setup = Setup {
+        game: G::NAME,
+        counts: G::player_counts(),
+        bots: config.bots.len(),
+        players: config.players,
+        matches: config.matches,
+    };
+    config
+        .format
+        .format()
+        .players(&setup)
+        .map_err(TournamentError::Format)
 }
 
-/// The game options as played: `config`'s, and for the Nava schedule the game's
+/// The game options as played: `config`'s, and for a format of events the game's
 /// [event defaults](Game::event_option_defaults) for the keys they leave out.
 fn played_options<G: Game>(config: &TournamentConfig) -> serde_json::Value {
     let mut options = config.options.clone();
-    if config.schedule != ScheduleKind::Nava {
+    if !config.format.format().event_options() {
         return options;
     }
     let defaults = G::event_option_defaults();
@@ -267,9 +236,11 @@ fn meta<G: Game>(
             })
             .collect(),
         players,
-        schedule: config.schedule,
-        nava: (config.schedule == ScheduleKind::Nava).then(|| config.nava.unwrap_or_default()),
-        candidate: (config.schedule == ScheduleKind::Gauntlet)
+        format: config.format.played(),
+        candidate: config
+            .format
+            .format()
+            .has_candidate()
             .then(|| config.bots[config.candidate].name.clone()),
         matches,
         seed: config.seed,
@@ -292,14 +263,14 @@ async fn run_game<G: Game>(
             game: G::NAME,
             message: e.to_string(),
         })?;
-    let schedule = config.schedule.schedule();
+    let format = config.format.format();
     let bots = config.bots.len();
     let Plan { spec, unbalanced } = plan_of(config, players);
     let matches = spec.matches;
     let meta = meta::<G>(config, options_json, players, matches);
     // Before the schedule is built: it is as long as the match count.
     check_meta(&meta)?;
-    let mut scheduled = schedule.build(&spec);
+    let mut scheduled = format.schedule(&spec);
     if let Some((k, n)) = config.shard {
         scheduled.retain(|m| m.id % n == k);
     }
@@ -327,7 +298,7 @@ async fn run_game<G: Game>(
         jobs: config.jobs,
         seed: config.seed,
         out: config.out.clone(),
-        nava: spec.nava,
+        seating: format.seating(bots, players),
         unbalanced,
         made_private,
     });

@@ -4,7 +4,7 @@
 //! result, and `--resume` takes it from its own flags again. `referee rerun` reads it to play a
 //! match again as it was played.
 
-use super::results::ResultsError;
+use super::results_error::ResultsError;
 use crate::safe_fs::SafeDir;
 use crate::safe_fs::limits::RUN_BYTES;
 use crate::seat::{Sandbox, SandboxMode};

@@ -6,13 +6,33 @@
 //! confidence interval is taken over duplicate groups: a bot's scores are averaged within each
 //! group first (the same deal, the bots rotated), so the luck of the deal cancels out.
 
+use super::format::own_standings::FormatStandings;
+use super::format::spec::FormatSpec;
+use super::match_result::MatchResult;
 use super::ratings::{Ratings, in_id_order, seats_of};
-use super::results::MatchResult;
-use super::scoring::Field;
 use crate::runner::TimeHistogram;
 use protocol::FaultKind;
 use serde::Serialize;
 use std::collections::BTreeMap;
+
+/// What the leaderboard is about.
+#[derive(Clone, Copy, Debug)]
+pub struct Field<'a> {
+    /// The game.
+    pub game: &'a str,
+    /// What the game's score is called.
+    pub score_name: &'a str,
+    /// The bots, in field order.
+    pub bots: &'a [String],
+    /// Matches in the whole schedule.
+    pub scheduled: u64,
+    /// The tournament seed.
+    pub seed: u64,
+    /// Whether a higher score is better ([`Game::HIGHER_IS_BETTER`](engine::Game::HIGHER_IS_BETTER)).
+    pub higher_is_better: bool,
+    /// The format the tournament is played in.
+    pub format: FormatSpec,
+}
 
 /// One bot's line of the leaderboard.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -84,10 +104,14 @@ pub struct Leaderboard {
     pub standings: Vec<Standing>,
     /// `head_to_head[i][j]`: bot `standings[i]` against bot `standings[j]`.
     pub head_to_head: Vec<Vec<HeadToHead>>,
-    /// A Nava tournament's Victory Points, in the order of `standings` (which then ranks by
-    /// them); `None` for the other formats.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub nava: Option<super::nava_standings::NavaStandings>,
+    /// The format it was scored by (not written: its own standings say what they are).
+    #[serde(skip)]
+    pub format: FormatSpec,
+    /// The format's own standings, in the order of `standings` (which then ranks by them),
+    /// written under the format's key (a Nava tournament's Victory Points are `nava`); `None`
+    /// for a format ranked by ratings alone.
+    #[serde(flatten)]
+    pub format_standings: Option<FormatStandings>,
 }
 
 impl Leaderboard {
@@ -212,7 +236,8 @@ pub fn compute(field: &Field<'_>, results: &[&MatchResult]) -> Leaderboard {
             })
             .collect(),
         head_to_head: meetings.table(&order),
-        nava: None,
+        format: field.format,
+        format_standings: None,
     }
 }
 
@@ -317,100 +342,5 @@ impl Meetings {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::runner::{MatchRecord, SeatStats};
-
-    /// A Vabanque field of `bots` with `scheduled` matches.
-    pub(super) fn vabanque(bots: &[String], scheduled: u64) -> Field<'_> {
-        Field {
-            game: "vabanque",
-            score_name: "money",
-            bots,
-            scheduled,
-            seed: 0,
-            higher_is_better: true,
-            nava: None,
-        }
-    }
-
-    fn result(id: u64, group: u64, players: &[&str], scores: &[i64], ranks: &[u32]) -> MatchResult {
-        MatchResult {
-            id,
-            group,
-            record: MatchRecord {
-                match_id: id.to_string(),
-                game: "vabanque".into(),
-                seed: 0,
-                players: players.iter().map(|s| s.to_string()).collect(),
-                scores: scores.to_vec(),
-                ranks: ranks.to_vec(),
-                faults: Vec::new(),
-                stats: vec![SeatStats::default(); players.len()],
-                duration_ms: 1.0,
-                internal_error: None,
-            },
-            stderr: Vec::new(),
-        }
-    }
-
-    #[test]
-    fn wins_shared_places_head_to_head_and_order_independence() {
-        let bots: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
-        let r = [
-            result(0, 0, &["a", "b", "c"], &[30, 20, 10], &[1, 2, 3]),
-            result(1, 0, &["b", "c", "a"], &[20, 20, 5], &[1, 1, 3]),
-            result(2, 1, &["c", "a", "b"], &[0, 40, 10], &[3, 1, 2]),
-        ];
-        let refs: Vec<&MatchResult> = r.iter().collect();
-        let board = compute(&vabanque(&bots, 3), &refs);
-        let a = board.standings.iter().find(|s| s.bot == "a").unwrap();
-        assert_eq!(a.wins, 2.0);
-        let b = board.standings.iter().find(|s| s.bot == "b").unwrap();
-        assert_eq!(b.wins, 0.5, "a first place shared by two counts one half");
-        assert_eq!(b.matches, 3);
-        assert!((b.mean_rank.unwrap() - 5.0 / 3.0).abs() < 1e-9);
-        // b's groups: 0 (scores 20, 20) and 1 (score 10): group means 20 and 10.
-        assert_eq!(b.mean_score, Some(15.0));
-        assert!(
-            (b.score_ci95.unwrap() - 12.706 * 5.0).abs() < 1e-9,
-            "t with 1 degree of freedom"
-        );
-        // Reversed input order: the same leaderboard.
-        let reversed: Vec<&MatchResult> = r.iter().rev().collect();
-        assert_eq!(compute(&vabanque(&bots, 3), &reversed), board);
-        // a above b in 2 of 3 meetings.
-        let ia = board.standings.iter().position(|s| s.bot == "a").unwrap();
-        let ib = board.standings.iter().position(|s| s.bot == "b").unwrap();
-        assert_eq!(board.head_to_head[ia][ib].met, 3);
-        assert!((board.head_to_head[ia][ib].above - 2.0 / 3.0).abs() < 1e-9);
-        // b and c tied once: half a point each way.
-        let ic = board.standings.iter().position(|s| s.bot == "c").unwrap();
-        assert!((board.head_to_head[ib][ic].above - 2.5 / 3.0).abs() < 1e-9);
-        // Ordered by μ − 3σ.
-        assert!(
-            board
-                .standings
-                .windows(2)
-                .all(|w| w[0].conservative >= w[1].conservative)
-        );
-    }
-}
-
-#[cfg(test)]
-mod edge_cases {
-    use super::*;
-
-    #[test]
-    fn no_interval_without_two_groups_and_no_means_without_matches() {
-        assert_eq!(mean_and_ci(&[]), (None, None));
-        assert_eq!(mean_and_ci(&[4.0]), (Some(4.0), None));
-        let (mean, ci) = mean_and_ci(&[1.0, 3.0]);
-        assert_eq!(mean, Some(2.0));
-        assert!((ci.unwrap() - 12.706).abs() < 1e-9);
-        assert!((t95(1000) - 1.9625).abs() < 1e-3);
-        let bots = ["a".to_string()];
-        let board = compute(&tests::vabanque(&bots, 0), &[]);
-        assert_eq!(board.standings[0].mean_rank, None);
-    }
-}
+#[path = "standings_tests.rs"]
+mod tests;

@@ -1,4 +1,6 @@
-//! Unit tests of the Nava format: seating and movement, who meets whom, Victory Points.
+//! Unit tests of the Nava format: seating and movement, who meets whom, the schedule, Victory
+//! Points.
 
+mod schedule;
 mod seating;
 mod vp;

@@ -1,17 +1,39 @@
 //! The gauntlet: one candidate against every (P−1)-subset of the others, in turn.
 
 use super::combinations::Combinations;
-use super::{Schedule, ScheduleSpec, ScheduledMatch, binomial, feasible, rotated};
+use super::{Format, ScheduleSpec, ScheduledMatch, binomial, feasible, rotated};
+use crate::tournament::meta::TournamentMeta;
+use crate::tournament::out_of_bounds::{OutOfBounds, out};
 
 /// The candidate (`spec.candidate`) in every match, the others as in a round-robin of P−1.
 pub struct Gauntlet;
 
-impl Schedule for Gauntlet {
+impl Format for Gauntlet {
+    fn has_candidate(&self) -> bool {
+        true
+    }
+
+    /// The candidate is one of the bots.
+    fn check(&self, meta: &TournamentMeta) -> Result<(), OutOfBounds> {
+        if meta
+            .candidate
+            .as_ref()
+            .is_some_and(|c| meta.bots.iter().any(|b| &b.name == c))
+        {
+            Ok(())
+        } else {
+            Err(out(
+                "candidate",
+                "a gauntlet's candidate must be one of its bots",
+            ))
+        }
+    }
+
     fn cycle_length(&self, spec: &ScheduleSpec) -> u64 {
         binomial(spec.bots - 1, spec.players - 1).saturating_mul(spec.players as u64)
     }
 
-    fn build(&self, spec: &ScheduleSpec) -> Vec<ScheduledMatch> {
+    fn schedule(&self, spec: &ScheduleSpec) -> Vec<ScheduledMatch> {
         if !feasible(spec) {
             return Vec::new();
         }

@@ -2,17 +2,17 @@
 //! cycle starts again when the subsets run out.
 
 use super::combinations::Combinations;
-use super::{Schedule, ScheduleSpec, ScheduledMatch, binomial, feasible, rotated};
+use super::{Format, ScheduleSpec, ScheduledMatch, binomial, feasible, rotated};
 
 /// Every P-subset of the bots in lexicographic order, each played P times.
 pub struct RoundRobin;
 
-impl Schedule for RoundRobin {
+impl Format for RoundRobin {
     fn cycle_length(&self, spec: &ScheduleSpec) -> u64 {
         binomial(spec.bots, spec.players).saturating_mul(spec.players as u64)
     }
 
-    fn build(&self, spec: &ScheduleSpec) -> Vec<ScheduledMatch> {
+    fn schedule(&self, spec: &ScheduleSpec) -> Vec<ScheduledMatch> {
         if !feasible(spec) {
             return Vec::new();
         }

@@ -1,12 +1,12 @@
 //! The standings of a Nava tournament: each table's Victory Points in each round, from the
-//! results of its hands, summed per bot and ranked ([`vp`](super::nava::vp) computes, this file
+//! results of its hands, summed per bot and ranked ([`vp`](super::vp) computes, this file
 //! only finds each table's hands in the results). A table's round counts once all its hands
 //! are played; until then its line shows where the bot sits and nothing more.
 
-use super::nava::seating::{Wind, seatings};
-use super::nava::vp::{TableEntry, Totals, order, table_vp};
-use super::results::MatchResult;
-use super::schedule::NavaSpec;
+use super::seating::{Wind, seatings};
+use super::spec::NavaSpec;
+use super::vp::{TableEntry, Totals, order, table_vp};
+use crate::tournament::match_result::MatchResult;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

@@ -1,7 +1,7 @@
 //! The sampled schedule: balanced random P-subsets, for fields too large for a round-robin.
 //! Every bot plays nearly as often as every other and meets every other nearly equally often.
 
-use super::{Schedule, ScheduleSpec, ScheduledMatch, feasible, rotated};
+use super::{Format, ScheduleSpec, ScheduledMatch, feasible, rotated};
 use engine::seed;
 use rand::seq::SliceRandom;
 
@@ -9,7 +9,7 @@ use rand::seq::SliceRandom;
 /// the chosen ones least, random (from the tournament seed) among equals.
 pub struct Sampled;
 
-impl Schedule for Sampled {
+impl Format for Sampled {
     fn cycle_length(&self, spec: &ScheduleSpec) -> u64 {
         // As many groups as bots: each bot plays in about `players` groups.
         (spec.bots as u64).saturating_mul(spec.players as u64)
@@ -20,7 +20,7 @@ impl Schedule for Sampled {
         spec.players as u64
     }
 
-    fn build(&self, spec: &ScheduleSpec) -> Vec<ScheduledMatch> {
+    fn schedule(&self, spec: &ScheduleSpec) -> Vec<ScheduledMatch> {
         if !feasible(spec) {
             return Vec::new();
         }

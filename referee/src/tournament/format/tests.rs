@@ -1,16 +1,25 @@
 use super::*;
 
-fn spec(kind: ScheduleKind, bots: usize, players: usize, matches: u64) -> ScheduleSpec {
+/// The schedule of a field of `bots`, `players` a match, `matches` long.
+fn spec(bots: usize, players: usize, matches: u64) -> ScheduleSpec {
     ScheduleSpec {
-        kind,
         bots,
         players,
         matches,
         seed: 7,
         duplicate: true,
         candidate: 0,
-        nava: None,
     }
+}
+
+/// The schedule of format `kind`, with its default settings.
+fn build(kind: ScheduleKind, spec: &ScheduleSpec) -> Vec<ScheduledMatch> {
+    FormatSpec::from(kind).format().schedule(spec)
+}
+
+/// The cycle of format `kind`, with its default settings.
+fn cycle_length(kind: ScheduleKind, spec: &ScheduleSpec) -> u64 {
+    FormatSpec::from(kind).format().cycle_length(spec)
 }
 
 fn seat_counts(schedule: &[ScheduledMatch], bots: usize, players: usize) -> Vec<Vec<u64>> {
@@ -25,9 +34,9 @@ fn seat_counts(schedule: &[ScheduledMatch], bots: usize, players: usize) -> Vec<
 
 #[test]
 fn round_robin_plays_every_subset_with_every_bot_in_every_seat_equally() {
-    let s = build(&spec(ScheduleKind::RoundRobin, 5, 4, 1000));
+    let s = build(ScheduleKind::RoundRobin, &spec(5, 4, 1000));
     assert_eq!(s.len(), 1000);
-    assert_eq!(cycle_length(&spec(ScheduleKind::RoundRobin, 5, 4, 0)), 20);
+    assert_eq!(cycle_length(ScheduleKind::RoundRobin, &spec(5, 4, 0)), 20);
     for counts in seat_counts(&s, 5, 4) {
         assert_eq!(counts, vec![200; 4]);
     }
@@ -37,7 +46,7 @@ fn round_robin_plays_every_subset_with_every_bot_in_every_seat_equally() {
     assert!(s[..4].iter().all(|m| m.seed == s[0].seed && m.group == 0));
     assert_ne!(s[4].seed, s[0].seed);
     assert_eq!(
-        build(&spec(ScheduleKind::RoundRobin, 5, 4, 1000)),
+        build(ScheduleKind::RoundRobin, &spec(5, 4, 1000)),
         s,
         "deterministic"
     );
@@ -45,7 +54,7 @@ fn round_robin_plays_every_subset_with_every_bot_in_every_seat_equally() {
 
 #[test]
 fn sampled_balances_matches_and_meetings() {
-    let s = build(&spec(ScheduleKind::Sampled, 11, 4, 4 * 220));
+    let s = build(ScheduleKind::Sampled, &spec(11, 4, 4 * 220));
     let mut played = [0u64; 11];
     let mut met = [[0u64; 11]; 11];
     for m in s.iter().filter(|m| m.id % 4 == 0) {
@@ -76,17 +85,17 @@ fn sampled_balances_matches_and_meetings() {
 
 #[test]
 fn gauntlet_puts_the_candidate_in_every_match() {
-    let s = build(&spec(ScheduleKind::Gauntlet, 6, 3, 60));
-    assert_eq!(cycle_length(&spec(ScheduleKind::Gauntlet, 6, 3, 0)), 30);
+    let s = build(ScheduleKind::Gauntlet, &spec(6, 3, 60));
+    assert_eq!(cycle_length(ScheduleKind::Gauntlet, &spec(6, 3, 0)), 30);
     assert!(s.iter().all(|m| m.seats.contains(&0)));
     assert_eq!(seat_counts(&s, 6, 3)[0], vec![20; 3]);
 }
 
 #[test]
 fn without_duplicate_every_match_has_its_own_seed() {
-    let mut sp = spec(ScheduleKind::RoundRobin, 4, 3, 12);
+    let mut sp = spec(4, 3, 12);
     sp.duplicate = false;
-    let s = build(&sp);
+    let s = build(ScheduleKind::RoundRobin, &sp);
     let seeds: std::collections::BTreeSet<u64> = s.iter().map(|m| m.seed).collect();
     assert_eq!(seeds.len(), 12);
 }
@@ -94,34 +103,32 @@ fn without_duplicate_every_match_has_its_own_seed() {
 #[test]
 fn a_short_tournament_of_a_large_field_builds_only_what_it_plays() {
     let short = ScheduleSpec {
-        kind: ScheduleKind::RoundRobin,
         bots: 60,
         players: 6,
         matches: 12,
         seed: 1,
         duplicate: true,
         candidate: 0,
-        nava: None,
     };
-    let s = build(&short);
+    let s = build(ScheduleKind::RoundRobin, &short);
     assert_eq!(s.len(), 12);
     assert_eq!(s[0].seats, vec![0, 1, 2, 3, 4, 5]);
     assert_eq!(
-        cycle_length(&spec(ScheduleKind::RoundRobin, 60, 6, 0)),
+        cycle_length(ScheduleKind::RoundRobin, &spec(60, 6, 0)),
         50_063_860 * 6
     );
     assert_eq!(
-        cycle_length(&spec(ScheduleKind::RoundRobin, 2000, 40, 0)),
+        cycle_length(ScheduleKind::RoundRobin, &spec(2000, 40, 0)),
         u64::MAX
     );
 }
 
 #[test]
 fn the_gauntlet_candidate_may_be_any_bot_and_meets_the_others_in_the_same_order() {
-    let first = build(&spec(ScheduleKind::Gauntlet, 5, 3, 30));
-    let mut third = spec(ScheduleKind::Gauntlet, 5, 3, 30);
+    let first = build(ScheduleKind::Gauntlet, &spec(5, 3, 30));
+    let mut third = spec(5, 3, 30);
     third.candidate = 2;
-    let third = build(&third);
+    let third = build(ScheduleKind::Gauntlet, &third);
     assert!(third.iter().all(|m| m.seats.contains(&2)));
     let swap = |b: usize| [2, 1, 0, 3, 4][b];
     for (a, b) in first.iter().zip(&third) {
@@ -132,52 +139,49 @@ fn the_gauntlet_candidate_may_be_any_bot_and_meets_the_others_in_the_same_order(
 }
 
 #[test]
-fn a_nava_schedule_plays_each_table_hand_by_hand_round_by_round() {
-    let nava = NavaSpec {
-        rounds: 4,
-        hands: 3,
+fn a_format_spec_is_written_as_the_schedule_and_the_settings_under_the_formats_key() {
+    let nava = FormatSpec {
+        kind: ScheduleKind::Nava,
+        settings: Some(FormatSettings::Nava(crate::tournament::NavaSpec {
+            rounds: 4,
+            hands: 3,
+        })),
     };
-    let spec = ScheduleSpec {
-        nava: Some(nava),
-        ..spec(ScheduleKind::Nava, 10, 4, 36)
-    };
-    assert_eq!(cycle_length(&spec), 36);
-    let s = build(&spec);
-    assert_eq!(s.len(), 36);
-    let seatings = crate::tournament::nava::seatings(10, 4, spec.seed);
-    for m in &s {
-        let place = nava.place(10, m.id);
-        assert_eq!(
-            m.id,
-            ((place.round * 3 + place.hand) * 3 + place.table) as u64
-        );
-        assert_eq!(m.group, (place.round * 3 + place.hand) as u64);
-        // The table's players, turned by one seat each hand.
-        let players = seatings[place.round].players(place.table);
-        let turned: Vec<usize> = (0..players.len())
-            .map(|i| players[(i + place.hand) % players.len()])
-            .collect();
-        assert_eq!(m.seats, turned, "match {}", m.id);
-    }
-    // Duplicate play: one deal per hand, at every table; without it, one per match.
-    for hand in s.chunks(3) {
-        assert!(hand.iter().all(|m| m.seed == hand[0].seed));
-    }
-    let seeds: std::collections::BTreeSet<u64> = s.iter().map(|m| m.seed).collect();
-    assert_eq!(seeds.len(), 12);
-    let single = build(&ScheduleSpec {
-        duplicate: false,
-        ..spec.clone()
-    });
-    let seeds: std::collections::BTreeSet<u64> = single.iter().map(|m| m.seed).collect();
-    assert_eq!(seeds.len(), 36);
-    // Too small a field, or no rounds and hands: nothing to play.
-    assert!(
-        build(&ScheduleSpec {
-            bots: 8,
-            ..spec.clone()
-        })
-        .is_empty()
+    let json = serde_json::to_string(&nava).unwrap();
+    assert_eq!(json, r#"{"schedule":"nava","nava":{"rounds":4,"hands":3}}"#);
+    assert_eq!(serde_json::from_str::<FormatSpec>(&json).unwrap(), nava);
+    let round_robin = FormatSpec::from(ScheduleKind::RoundRobin);
+    assert_eq!(
+        serde_json::to_string(&round_robin).unwrap(),
+        r#"{"schedule":"round-robin"}"#
     );
-    assert!(build(&ScheduleSpec { nava: None, ..spec }).is_empty());
+    // As played and recorded: a format's defaults filled in, settings it does not take left out.
+    assert_eq!(
+        FormatSpec::from(ScheduleKind::Nava).played().settings,
+        Some(FormatSettings::Nava(crate::tournament::NavaSpec::default()))
+    );
+    let stray = FormatSpec {
+        kind: ScheduleKind::Gauntlet,
+        ..nava
+    };
+    assert_eq!(stray.played(), FormatSpec::from(ScheduleKind::Gauntlet));
+}
+
+#[test]
+fn a_recorded_format_must_have_exactly_the_settings_it_takes() {
+    let missing = FormatSpec::from(ScheduleKind::Nava)
+        .checked()
+        .err()
+        .unwrap();
+    assert_eq!(missing.to_string(), "nava: missing from a Nava tournament");
+    let stray = FormatSpec {
+        kind: ScheduleKind::Sampled,
+        settings: Some(FormatSettings::Nava(crate::tournament::NavaSpec::default())),
+    };
+    let stray = stray.checked().err().unwrap();
+    assert_eq!(
+        stray.to_string(),
+        "nava: present in a tournament of another schedule"
+    );
+    assert!(FormatSpec::from(ScheduleKind::Gauntlet).checked().is_ok());
 }

@@ -1,0 +1,10 @@
+//! The names of what a tournament's results directory holds.
+
+/// The results file's name.
+pub const MATCHES_FILE: &str = "matches.jsonl";
+/// The tournament identity file's name.
+pub const META_FILE: &str = "tournament.json";
+/// The directory of each bot process's stderr.
+pub const STDERR_DIR: &str = "stderr";
+/// The directory of the match logs (`--logs`).
+pub const LOGS_DIR: &str = "logs";
