@@ -48,12 +48,12 @@ fn run_game<G: Game>(kind: GameKind, args: CheckArgs) -> Result<ExitCode, Failur
     check_bots::<G>(std::slice::from_ref(&bot))?;
     let options = super::match_config::game_options(toml::Table::new(), &args.refereeing.options)?;
     let options = game_options::<G>(&options)?;
-    let process = super::process_setup::process_options(
-        &refereeing,
-        refereeing.hide.clone(),
-        std::slice::from_mut(&mut bot),
-        super::process_setup::WorkdirSource::CommandLine,
-    )?;
+    let process = refereeing
+        .process
+        .resolve(std::slice::from_mut(&mut bot), &[])
+        .map_err(Failure::usage)?;
+    super::output::notices(&process.notices, refereeing.verbose);
+    let process = process.options;
     let config = CheckConfig {
         bot,
         process,

@@ -15,6 +15,5 @@ pub fn check_bots<G: Game>(specs: &[BotSpec]) -> Result<(), Failure> {
 
 /// The game's options from their JSON form.
 pub fn game_options<G: Game>(options: &serde_json::Value) -> Result<G::Options, Failure> {
-    serde_json::from_value(options.clone())
-        .map_err(|e| Failure::usage(format!("invalid options for {}: {e}", G::NAME)))
+    engine::shared_rules::options_from_json::<G>(options).map_err(Failure::usage)
 }

@@ -1,6 +1,6 @@
 //! Tournaments of built-in bots for the report's unit tests.
 
-use crate::seat::{BotSpec, Launch, ProcessOptions};
+use crate::seat::{BotSpec, Launch};
 use crate::tournament::{ScheduleKind, TournamentConfig};
 use engine::GameKind;
 
@@ -43,7 +43,7 @@ pub fn played(
         pin: false,
         max_faults: 3,
         policy: crate::runner::FaultPolicy::default(),
-        process: ProcessOptions::default(),
+        process: Default::default(),
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
