@@ -9,7 +9,6 @@ mod bot_render;
 mod bot_settings;
 mod check_cmd;
 mod check_render;
-mod checks;
 mod choices;
 mod leaderboard_cmd;
 mod match_cmd;
