@@ -136,10 +136,7 @@ impl GameKind {
             let options: <G as Game>::Options = if options.is_null() {
                 Default::default()
             } else {
-                serde_json::from_value(options.clone()).map_err(|e| SetupError::Options {
-                    game: G::NAME,
-                    message: e.to_string(),
-                })?
+                crate::shared_rules::options_from_json::<G>(options)?
             };
             Ok(Box::new(Typed(G::new(&options, players, seed)?)))
         })

@@ -48,20 +48,55 @@ pub struct Addressed<E> {
 #[error("{0}")]
 pub struct Illegal(pub String);
 
+/// The player counts a game is played by, said the one way every message says it
+/// (`vabanque is played by 3 to 6 players`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayerCounts {
+    /// The game's name.
+    pub game: &'static str,
+    /// The smallest count allowed.
+    pub min: usize,
+    /// The largest count allowed.
+    pub max: usize,
+}
+
+impl PlayerCounts {
+    /// The counts of `G` ([`Game::player_counts`]).
+    pub fn of<G: Game>() -> Self {
+        let counts = G::player_counts();
+        PlayerCounts {
+            game: G::NAME,
+            min: *counts.start(),
+            max: *counts.end(),
+        }
+    }
+
+    /// Whether `players` is one of them.
+    pub fn contains(&self, players: usize) -> bool {
+        (self.min..=self.max).contains(&players)
+    }
+}
+
+impl std::fmt::Display for PlayerCounts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} is played by {} to {} players",
+            self.game, self.min, self.max
+        )
+    }
+}
+
 /// A match could not be set up.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// The game does not allow this many players.
-    #[error("{game} is played by {min} to {max} players, not {players}")]
+    #[error("{counts}, not {players}")]
     PlayerCount {
-        /// The game's name.
-        game: &'static str,
+        /// The counts the game allows.
+        counts: PlayerCounts,
         /// The count asked for.
         players: usize,
-        /// The smallest count allowed.
-        min: usize,
-        /// The largest count allowed.
-        max: usize,
     },
     /// The options are not valid for this game.
     #[error("invalid options for {game}: {message}")]

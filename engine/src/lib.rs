@@ -43,6 +43,6 @@ pub mod strategy;
 pub mod vabanque;
 
 pub use dyn_game::{ActionError, DynEvent, DynGame};
-pub use game::{Addressed, Audience, Game, Illegal, Outcome, SetupError, Turn};
+pub use game::{Addressed, Audience, Game, Illegal, Outcome, PlayerCounts, SetupError, Turn};
 pub use registry::{GameKind, UnknownGame};
 pub use strategy::{BuiltinBot, Strategy};

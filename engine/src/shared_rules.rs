@@ -2,24 +2,30 @@
 //! documented default action (a random legal action drawn from the match seed), and the redeal
 //! of the hands a seat cannot see, for the twin states of the conformance suite.
 
-use crate::{Game, SetupError, seed};
+use crate::{Game, PlayerCounts, SetupError, seed};
 
 /// Refuses a player count outside [`Game::player_counts`].
 ///
 /// # Errors
 /// [`SetupError::PlayerCount`] naming the game and the counts it allows.
 pub fn check_player_count<G: Game>(players: usize) -> Result<(), SetupError> {
-    let counts = G::player_counts();
-    if counts.contains(&players) {
+    let counts = PlayerCounts::of::<G>();
+    if counts.contains(players) {
         Ok(())
     } else {
-        Err(SetupError::PlayerCount {
-            game: G::NAME,
-            players,
-            min: *counts.start(),
-            max: *counts.end(),
-        })
+        Err(SetupError::PlayerCount { counts, players })
     }
+}
+
+/// The options of `G` from their JSON form.
+///
+/// # Errors
+/// [`SetupError::Options`] naming the game and what is wrong.
+pub fn options_from_json<G: Game>(options: &serde_json::Value) -> Result<G::Options, SetupError> {
+    serde_json::from_value(options.clone()).map_err(|e| SetupError::Options {
+        game: G::NAME,
+        message: e.to_string(),
+    })
 }
 
 /// A uniformly random legal action of the seat to move, drawn from the match seed and the number

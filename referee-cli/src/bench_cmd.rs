@@ -8,9 +8,8 @@ use engine::Game;
 use engine::vabanque::Vabanque;
 use protocol::ExitCode;
 use referee::affinity::allowed_cores;
-use referee::bench::{self, BotRun, pipe};
+use referee::bench::{self, BotRun, machine, pipe};
 use referee::seat::BotSpec;
-use std::path::PathBuf;
 use std::time::Duration;
 
 /// Runs `referee bench`.
@@ -24,7 +23,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
         "machine: {} cores allowed ({:?}), {}",
         cores.len(),
         cores,
-        cpu_model()
+        machine::cpu_model()
     );
     outln!("");
     let trips = pipe_round_trips(&cores, quick)?;
@@ -36,7 +35,11 @@ pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
     }
     outln!("");
 
-    let (rust, python) = (rust_bot(), python_bot());
+    let exe_dir = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(std::path::Path::to_path_buf));
+    let rust = exe_dir.as_deref().and_then(machine::rust_bot);
+    let python = machine::python_bot();
     bot_decisions(rust.as_ref(), python.as_ref(), &trips, matches, jobs);
     outln!("");
 
@@ -125,7 +128,7 @@ fn bot_decisions(
     };
     match rust {
         Some(spec) => {
-            let specs = four(spec);
+            let specs = machine::four(spec);
             row(
                 "Rust, -j 1 (pinned)",
                 bench::decisions_per_second::<Vabanque>(&specs, matches, 1, true),
@@ -148,7 +151,7 @@ fn bot_decisions(
     }
     match python {
         Some(spec) => {
-            let specs = four(spec);
+            let specs = machine::four(spec);
             let m = (matches / 4).max(10);
             row(
                 "Python, -j 1 (pinned)",
@@ -177,41 +180,4 @@ fn in_process_games<G: Game>(budget: Duration, jobs: usize) {
         "     match runner, -j {jobs} (pinned):    {many:10.0} games/s ({:.2}× -j 1)",
         many / one
     );
-}
-
-fn four(spec: &BotSpec) -> Vec<BotSpec> {
-    (0..4)
-        .map(|i| {
-            let mut s = spec.clone();
-            s.name = format!("{}{i}", spec.name);
-            s
-        })
-        .collect()
-}
-
-fn rust_bot() -> Option<BotSpec> {
-    let path: PathBuf = std::env::current_exe()
-        .ok()?
-        .parent()?
-        .join("vabanque-random");
-    path.is_file()
-        .then(|| BotSpec::parse(&format!("rust={}", path.display())).ok())
-        .flatten()
-}
-
-fn python_bot() -> Option<BotSpec> {
-    let script = PathBuf::from("sample-bots/python/vabanque_random.py");
-    let spec = BotSpec::parse(&format!("py=python3 {}", script.display())).ok()?;
-    (script.is_file() && spec.resolve().is_ok()).then_some(spec)
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|t| {
-            t.lines()
-                .find_map(|l| l.strip_prefix("model name"))
-                .map(|m| m.trim_start_matches([' ', '\t', ':']).to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into())
 }

@@ -3,7 +3,6 @@
 
 use super::Failure;
 use super::args::{CheckArgs, Format};
-use super::checks::{check_bots, game_options};
 use super::match_cmd::until_interrupted;
 use super::match_config::{Refereeing, RefereeingFile, game_kind};
 use super::output::out;
@@ -45,15 +44,15 @@ fn run_game<G: Game>(kind: GameKind, args: CheckArgs) -> Result<ExitCode, Failur
         Refereeing::from(&args.refereeing, RefereeingFile::default(), None, "check")?;
     let mut bot = bot_spec::<G>(&args)?;
     bot.settings = args.refereeing.settings.resolve(None);
-    check_bots::<G>(std::slice::from_ref(&bot))?;
+    bot.check::<G>().map_err(Failure::usage)?;
     let options = super::match_config::game_options(toml::Table::new(), &args.refereeing.options)?;
-    let options = game_options::<G>(&options)?;
-    let process = super::process_setup::process_options(
-        &refereeing,
-        refereeing.hide.clone(),
-        std::slice::from_mut(&mut bot),
-        super::process_setup::WorkdirSource::CommandLine,
-    )?;
+    let options = engine::shared_rules::options_from_json::<G>(&options).map_err(Failure::usage)?;
+    let process = refereeing
+        .process
+        .resolve(std::slice::from_mut(&mut bot), &[])
+        .map_err(Failure::usage)?;
+    super::output::notices(&process.notices, refereeing.verbose);
+    let process = process.options;
     let config = CheckConfig {
         bot,
         process,

@@ -9,7 +9,6 @@ mod bot_render;
 mod bot_settings;
 mod check_cmd;
 mod check_render;
-mod checks;
 mod choices;
 mod leaderboard_cmd;
 mod match_cmd;
@@ -18,7 +17,6 @@ mod new_bot_cmd;
 mod option_order;
 mod output;
 mod private_dir;
-mod process_setup;
 mod replay_cmd;
 mod replay_html;
 mod report_cmd;
@@ -27,7 +25,6 @@ mod run_plan;
 mod standings;
 mod tournament_cmd;
 mod tournament_config;
-mod workdir_check;
 
 use output::{errln, outln};
 use protocol::ExitCode;
@@ -57,6 +54,37 @@ impl Failure {
         Failure {
             code: ExitCode::Usage,
             message: message.to_string(),
+        }
+    }
+}
+
+/// A library error whose variants say whether it is the caller's: a usage failure then, else an
+/// internal one.
+macro_rules! failure_from {
+    ($($error:ty),*) => {$(
+        impl From<$error> for Failure {
+            fn from(error: $error) -> Self {
+                Failure {
+                    code: if error.is_usage() { ExitCode::Usage } else { ExitCode::Internal },
+                    message: error.to_string(),
+                }
+            }
+        }
+    )*};
+}
+
+failure_from!(
+    referee::runner::MatchError,
+    referee::tournament::rerun::RerunError,
+    referee::tournament::TournamentError
+);
+
+/// A failure of the referee itself while playing: internal.
+impl From<referee::runner::RunError> for Failure {
+    fn from(error: referee::runner::RunError) -> Self {
+        Failure {
+            code: ExitCode::Internal,
+            message: error.to_string(),
         }
     }
 }

@@ -2,17 +2,13 @@
 
 use super::Failure;
 use super::args::{Format, MatchArgs};
-use super::checks::{check_bots, game_options};
 use super::match_config::{self, MatchConfig};
 use super::output::{out, outln};
 use super::standings;
 use engine::Game;
 use protocol::ExitCode;
-use referee::runner::{
-    MatchLog, MatchRecord, MatchSettings, play_match, shutdown_players, start_players,
-};
-use referee::safe_fs::SafeDir;
-use referee::seat::{ProcessOptions, StderrFile};
+use referee::policy::BotProcesses;
+use referee::runner::{MatchError, MatchLog, MatchReporter, run_match};
 use std::sync::Arc;
 
 /// Runs `referee match`.
@@ -21,23 +17,34 @@ pub fn run(args: MatchArgs) -> Result<ExitCode, Failure> {
     engine::with_game!(config.game, G => run_game::<G>(config))
 }
 
-fn validate<G: Game>(config: &MatchConfig) -> Result<G::Options, Failure> {
-    let counts = G::player_counts();
-    if !counts.contains(&config.bots.len()) {
-        return Err(Failure::usage(format!(
-            "{} is played by {} to {} players; {} bots were given (--bot NAME=COMMAND, once per seat)",
-            G::NAME,
-            counts.start(),
-            counts.end(),
-            config.bots.len()
-        )));
+/// A match's failure as the command line says it: a wrong player count names the flag.
+fn failure(error: MatchError) -> Failure {
+    match error {
+        MatchError::Players { .. } => {
+            Failure::usage(format!("{error} (--bot NAME=COMMAND, once per seat)"))
+        }
+        error => error.into(),
     }
-    check_bots::<G>(&config.bots)?;
-    game_options::<G>(&config.options)
 }
 
-fn run_game<G: Game>(mut config: MatchConfig) -> Result<ExitCode, Failure> {
-    let options = validate::<G>(&config)?;
+fn run_game<G: Game>(config: MatchConfig) -> Result<ExitCode, Failure> {
+    let to_play = referee::runner::MatchConfig {
+        game: config.game,
+        options: config.options.clone(),
+        bots: config.bots.clone(),
+        seed: config.seed,
+        match_id: "match-1".to_string(),
+        max_faults: config.refereeing.max_faults,
+        policy: config.refereeing.policy,
+        process: config.refereeing.process.clone(),
+        outputs: config
+            .log
+            .iter()
+            .chain(&config.stderr_dir)
+            .cloned()
+            .collect(),
+    };
+    to_play.check().map_err(failure)?;
     let stderr_dir = match &config.stderr_dir {
         Some(dir) => Some(Arc::new(super::private_dir::create(dir)?)),
         None => None,
@@ -47,25 +54,14 @@ fn run_game<G: Game>(mut config: MatchConfig) -> Result<ExitCode, Failure> {
             .map_err(|e| Failure::usage(format!("cannot create {}: {e}", path.display())))?,
         None => MatchLog::none(),
     };
-    let outputs = config
-        .log
-        .iter()
-        .chain(&config.stderr_dir)
-        .chain(&config.refereeing.hide)
-        .cloned()
-        .collect();
-    let process = super::process_setup::process_options(
-        &config.refereeing,
-        outputs,
-        &mut config.bots,
-        super::process_setup::WorkdirSource::CommandLine,
-    )?;
-    let record = until_interrupted(play::<G>(
-        &config,
-        &options,
-        &process,
+    let mut notices = Notices {
+        verbose: config.refereeing.verbose,
+    };
+    let record = until_interrupted(run_match(
+        &to_play,
         stderr_dir.as_ref(),
         &mut log,
+        &mut notices,
     ))?;
     match config.format {
         Format::Table => {
@@ -94,33 +90,23 @@ fn run_game<G: Game>(mut config: MatchConfig) -> Result<ExitCode, Failure> {
     Ok(ExitCode::Success)
 }
 
-async fn play<G: Game>(
-    config: &MatchConfig,
-    options: &G::Options,
-    process: &ProcessOptions,
-    stderr_dir: Option<&Arc<SafeDir>>,
-    log: &mut MatchLog,
-) -> Result<MatchRecord, referee::runner::RunError> {
-    let mut players = start_players::<G>(&config.bots, options, process, &|spec| {
-        stderr_dir.map(|d| StderrFile::of_bot(d, &spec.name))
-    })
-    .await;
-    let settings = MatchSettings {
-        match_id: "match-1".to_string(),
-        seed: config.seed,
-        max_faults: config.refereeing.max_faults,
-        policy: config.refereeing.policy,
-    };
-    let record = play_match(&settings, options, &mut players, log).await;
-    shutdown_players(&mut players, process.exit_grace).await;
-    record
+/// Says how a match's bots run, before it starts.
+pub(super) struct Notices {
+    /// Each notice in full.
+    pub verbose: bool,
+}
+
+impl MatchReporter for Notices {
+    fn processes(&mut self, processes: &BotProcesses) {
+        super::output::notices(&processes.notices, self.verbose);
+    }
 }
 
 /// Runs `work` on a one-thread runtime until it finishes, or until a signal comes (a failure
-/// with [`ExitCode::Interrupted`]); a referee error is an internal failure. Then the runtime is
+/// with [`ExitCode::Interrupted`]); an error is the failure it converts to. Then the runtime is
 /// dropped, which drops any bot still running and so kills its process group, and the
 /// referee's control groups are removed.
-pub(super) fn until_interrupted<T, E: std::fmt::Display>(
+pub(super) fn until_interrupted<T, E: Into<Failure>>(
     work: impl std::future::Future<Output = Result<T, E>>,
 ) -> Result<T, Failure> {
     let runtime = super::runtime()?;
@@ -138,10 +124,7 @@ pub(super) fn until_interrupted<T, E: std::fmt::Display>(
             code: ExitCode::Interrupted,
             message: "interrupted; every bot process was stopped".into(),
         }),
-        Some(result) => result.map_err(|e| Failure {
-            code: ExitCode::Internal,
-            message: e.to_string(),
-        }),
+        Some(result) => result.map_err(Into::into),
     }
 }
 

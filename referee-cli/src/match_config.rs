@@ -4,6 +4,7 @@ use super::Failure;
 use super::args::{Format, MatchArgs, RefereeingArgs};
 use super::bot_settings::{PolicyArgs, SettingsArgs, max_faults, sandbox_mode};
 use engine::GameKind;
+use referee::policy::{ProcessPolicy, WorkdirSource};
 use referee::runner::FaultPolicy;
 use referee::safe_fs::limits::CONFIG_BYTES;
 use referee::seat::{BotSpec, BotUids, Launch, SandboxMode, spec::check_unique};
@@ -248,13 +249,10 @@ pub struct Refereeing {
     pub max_faults: u32,
     /// What each class of fault costs.
     pub policy: FaultPolicy,
-    /// How bots are isolated.
-    pub sandbox: SandboxMode,
-    /// Which uids bots run as when the referee is root.
-    pub bot_uids: BotUids,
-    /// Paths sandboxed bots must not see: the config file and those given with `--hide` or
-    /// `hide = [...]`.
-    pub hide: Vec<PathBuf>,
+    /// How bot processes are run: the sandbox, the uids, and the paths sandboxed bots must
+    /// not see besides the run's outputs (the config file and those given with `--hide` or
+    /// `hide = [...]`).
+    pub process: ProcessPolicy,
     /// Start-up warnings in full (`--verbose`), not in one short line each.
     pub verbose: bool,
 }
@@ -278,9 +276,12 @@ impl Refereeing {
         let refereeing = Refereeing {
             max_faults: max_faults(flags.max_faults, file.max_faults),
             policy: flags.policy.resolve(&file.policy),
-            sandbox: sandbox_mode(flags.sandbox, file.sandbox),
-            bot_uids: flags.bot_uids.or(file.bot_uids).unwrap_or_default(),
-            hide,
+            process: ProcessPolicy {
+                sandbox: sandbox_mode(flags.sandbox, file.sandbox),
+                bot_uids: flags.bot_uids.or(file.bot_uids).unwrap_or_default(),
+                hide,
+                workdirs: WorkdirSource::Named,
+            },
             verbose: flags.verbose,
         };
         Ok((refereeing, settings))

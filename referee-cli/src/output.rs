@@ -46,3 +46,13 @@ macro_rules! errln {
 pub(crate) use {errln, out, outln};
 
 pub use referee::numbers::grouped;
+
+/// Says each of `notices` (how bot processes run) on standard error, in its long form when
+/// `verbose`.
+pub fn notices(notices: &[referee::seat::notice::Notice], verbose: bool) {
+    for notice in notices {
+        for line in notice.lines(verbose) {
+            errln!("referee: {line}");
+        }
+    }
+}

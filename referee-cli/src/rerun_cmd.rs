@@ -9,10 +9,10 @@ use super::args::{Format, RerunArgs};
 use super::match_cmd::until_interrupted;
 use super::match_config::Refereeing;
 use super::output::{errln, grouped, out, outln};
-use super::process_setup::WorkdirSource;
 use super::run_plan::RunPlan;
 use super::standings;
 use protocol::ExitCode;
+use referee::policy::{ProcessPolicy, WorkdirSource};
 use referee::runner::{MatchLog, MatchRecord};
 use referee::tournament::rerun::{self, Rerun, RerunPlan};
 use referee::tournament::rerun_trust::{Review, Trust};
@@ -41,12 +41,17 @@ pub fn run(args: RerunArgs) -> Result<ExitCode, Failure> {
     let refereeing = Refereeing {
         max_faults: plan.meta.max_faults,
         policy: plan.meta.policy,
-        sandbox: args
-            .sandbox
-            .or(plan.run.as_ref().map(|r| r.sandbox))
-            .unwrap_or_default(),
-        bot_uids: args.bot_uids.unwrap_or_default(),
-        hide: hidden,
+        process: ProcessPolicy {
+            sandbox: args
+                .sandbox
+                .or(plan.run.as_ref().map(|r| r.sandbox))
+                .unwrap_or_default(),
+            bot_uids: args.bot_uids.unwrap_or_default(),
+            hide: hidden,
+            workdirs: WorkdirSource::Recorded {
+                named: typed.clone(),
+            },
+        },
         verbose: args.verbose,
     };
     super::output::emit_err(&announce(&plan, &review, &refereeing, &dir));
@@ -68,14 +73,10 @@ pub fn run(args: RerunArgs) -> Result<ExitCode, Failure> {
         .into_iter()
         .flatten()
         .chain(stderr_dir.as_ref().map(|d| d.path().to_path_buf()))
-        .chain(refereeing.hide.iter().cloned())
         .collect();
-    let process = super::process_setup::process_options(
-        &refereeing,
-        outputs,
-        &mut plan.bots,
-        WorkdirSource::Recorded { named: &typed },
-    )?;
+    let process = plan.resolve(&refereeing.process, &outputs)?;
+    super::output::notices(&process.notices, refereeing.verbose);
+    let process = process.options;
     let mut match_log = match &log {
         Some(path) => MatchLog::create(path)
             .map_err(|e| Failure::usage(format!("cannot create {}: {e}", path.display())))?,
@@ -174,8 +175,8 @@ fn announce(plan: &RerunPlan, review: &Review, refereeing: &Refereeing, dir: &Pa
             dir.display()
         ),
         bots: &plan.bots,
-        sandbox: refereeing.sandbox,
-        bot_uids: refereeing.bot_uids,
+        sandbox: refereeing.process.sandbox,
+        bot_uids: refereeing.process.bot_uids,
         workdir_notes,
         notes,
     }

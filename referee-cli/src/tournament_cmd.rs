@@ -17,17 +17,11 @@ use std::io::IsTerminal;
 pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
     let settings = tournament_config::from_args(args)?;
     let config = &settings.config;
-    if settings.seed_drawn {
-        errln!(
-            "referee: no seed given: drew seed {} (kept in {}; --resume reuses it, --seed {} repeats the tournament)",
-            config.seed,
-            config.out.display(),
-            config.seed
-        );
-    }
     let mut view = Progress {
         show_bar: !settings.quiet && std::io::stderr().is_terminal(),
         bar: None,
+        verbose: settings.verbose,
+        seed_drawn: settings.seed_drawn.then(|| seed_drawn(config)),
     };
     let runtime = super::runtime()?;
     let outcome = runtime.block_on(async {
@@ -39,14 +33,7 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
     if let Some(bar) = &view.bar {
         bar.finish_and_clear();
     }
-    let outcome = outcome.map_err(|e| Failure {
-        code: if e.is_usage() {
-            ExitCode::Usage
-        } else {
-            ExitCode::Internal
-        },
-        message: e.to_string(),
-    })?;
+    let outcome = outcome.map_err(Failure::from)?;
     match outcome {
         Outcome::Interrupted { written } => {
             let mut resume: Vec<String> = std::env::args().collect();
@@ -80,14 +67,35 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
     }
 }
 
-/// The terminal's view of a running tournament: a line on stderr when it starts, then a
-/// progress bar (only on a terminal, and not with `--quiet`).
+/// The line that says the seed was drawn, and how to keep it.
+fn seed_drawn(config: &referee::tournament::TournamentConfig) -> String {
+    format!(
+        "referee: no seed given: drew seed {} (kept in {}; --resume reuses it, --seed {} repeats the tournament)",
+        config.seed,
+        config.out.display(),
+        config.seed
+    )
+}
+
+/// The terminal's view of a running tournament: how its bots run, a line on stderr when it
+/// starts, then a progress bar (only on a terminal, and not with `--quiet`).
 struct Progress {
     show_bar: bool,
     bar: Option<ProgressBar>,
+    /// Whether notices are said in full.
+    verbose: bool,
+    /// The line that says the seed was drawn, said after how the bots run.
+    seed_drawn: Option<String>,
 }
 
 impl Reporter for Progress {
+    fn processes(&mut self, processes: &referee::policy::BotProcesses) {
+        super::output::notices(&processes.notices, self.verbose);
+        if let Some(line) = self.seed_drawn.take() {
+            errln!("{line}");
+        }
+    }
+
     fn started(&mut self, s: &Started) {
         if let Some(made) = &s.made_private {
             super::private_dir::note(made);

@@ -6,7 +6,6 @@ use super::board_render::Legend;
 use super::match_config::{
     BotEntry, Refereeing, RefereeingFile, bot_specs, drawn_seed, game_kind, game_options, read_toml,
 };
-use super::process_setup::{WorkdirSource, process_options};
 use referee::tournament::{FormatSettings, FormatSpec, NavaSpec, ScheduleKind, TournamentConfig};
 use serde::Deserialize;
 use std::path::PathBuf;
@@ -48,6 +47,8 @@ pub struct TournamentSettings {
     pub seed_drawn: bool,
     /// No progress bar.
     pub quiet: bool,
+    /// Notices about how bots run in full (`--verbose`).
+    pub verbose: bool,
     /// Leaderboard format.
     pub board: BoardFormat,
     /// Whether the leaderboard has its legend.
@@ -111,7 +112,7 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentSettings, Failure> {
         args.config.clone(),
         "tournament",
     )?;
-    let mut bots = bot_specs(&args.bots, file.bot, &args.refereeing.settings, &settings)?;
+    let bots = bot_specs(&args.bots, file.bot, &args.refereeing.settings, &settings)?;
     let schedule = match args.schedule {
         Some(ScheduleArg::RoundRobin) => ScheduleKind::RoundRobin,
         Some(ScheduleArg::Sampled) => ScheduleKind::Sampled,
@@ -179,14 +180,6 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentSettings, Failure> {
     if args.resume && out.join(referee::tournament::results::META_FILE).exists() {
         super::output::emit_err(&resume_plan(&bots, &refereeing, &out));
     }
-    let process = process_options(
-        &refereeing,
-        std::iter::once(out.clone())
-            .chain(refereeing.hide.iter().cloned())
-            .collect(),
-        &mut bots,
-        WorkdirSource::CommandLine,
-    )?;
     Ok(TournamentSettings {
         config: TournamentConfig {
             game,
@@ -209,10 +202,11 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentSettings, Failure> {
             pin: args.pin.or(file.pin).unwrap_or(jobs <= cores),
             max_faults: refereeing.max_faults,
             policy: refereeing.policy,
-            process,
+            process: refereeing.process,
         },
         seed_drawn: seed.is_none(),
         quiet: args.quiet,
+        verbose: refereeing.verbose,
         board,
         legend: Legend::unless(args.no_legend),
     })
@@ -231,8 +225,8 @@ fn resume_plan(
             out.display()
         ),
         bots,
-        sandbox: refereeing.sandbox,
-        bot_uids: refereeing.bot_uids,
+        sandbox: refereeing.process.sandbox,
+        bot_uids: refereeing.process.bot_uids,
         workdir_notes: Vec::new(),
         notes: Vec::new(),
     }

@@ -14,6 +14,7 @@ pub mod check;
 pub mod html;
 pub mod narrative;
 pub mod numbers;
+pub mod policy;
 pub mod replay;
 pub mod report;
 pub mod runner;

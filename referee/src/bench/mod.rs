@@ -2,6 +2,7 @@
 //! processes, on one core and across cores), in-process games, decisions with real bot
 //! processes, process start-up, and memory. This module computes; the command line renders.
 
+pub mod machine;
 pub mod pipe;
 mod processes;
 

@@ -1,6 +1,6 @@
 //! Tournaments of built-in bots for the report's unit tests.
 
-use crate::seat::{BotSpec, Launch, ProcessOptions};
+use crate::seat::{BotSpec, Launch};
 use crate::tournament::{FormatSettings, FormatSpec, NavaSpec, ScheduleKind, TournamentConfig};
 use engine::GameKind;
 
@@ -45,7 +45,7 @@ pub fn played(
         pin: false,
         max_faults: 3,
         policy: crate::runner::FaultPolicy::default(),
-        process: ProcessOptions::default(),
+        process: Default::default(),
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

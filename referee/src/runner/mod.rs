@@ -1,4 +1,5 @@
-//! Running matches: starting players, refereeing one match, writing its log.
+//! Running matches: starting players, refereeing one match, writing its log; one match from
+//! its settings to its record ([`run_match`]).
 //!
 //! The runner is generic over [`Game`](engine::Game) and knows no game's rules. It asks
 //! the game who is to move, sends that seat its view, enforces the time limit, turns every bot
@@ -13,6 +14,7 @@ mod histogram;
 mod ledger;
 mod log;
 mod match_runner;
+mod one_match;
 mod players;
 mod policy;
 mod record;
@@ -26,6 +28,7 @@ pub use histogram::TimeHistogram;
 pub use ledger::{Charge, FaultAt, SeatLedger};
 pub use log::{LOG_VERSION, LogAudience, LogPlayer, LogRecord, MatchLog, STDERR_PER_DECISION};
 pub use match_runner::{MatchSettings, RunError, play_match, play_match_from};
+pub use one_match::{MatchConfig, MatchError, MatchReporter, play_once, run_match};
 pub use players::{Player, is_usable, shutdown_players, start_players};
 pub use policy::{FaultClass, FaultPolicy, Penalty, class, forfeit_ranks};
 pub use record::{FaultRecord, MatchRecord, SeatStats};

@@ -2,8 +2,9 @@
 //! settings came from (the CLI reads them from flags and a TOML file).
 
 use super::format::FormatSpec;
+use crate::policy::ProcessPolicy;
 use crate::runner::FaultPolicy;
-use crate::seat::{BotSpec, ProcessOptions};
+use crate::seat::BotSpec;
 use engine::GameKind;
 use std::path::PathBuf;
 
@@ -44,6 +45,7 @@ pub struct TournamentConfig {
     pub max_faults: u32,
     /// What each class of fault costs.
     pub policy: FaultPolicy,
-    /// How bot processes are run (sandbox, hidden paths, exit grace).
-    pub process: ProcessOptions,
+    /// How bot processes are run (the sandbox, their users, the paths they must not see besides
+    /// `out`); resolved when the run starts. Its default is the safe one.
+    pub process: ProcessPolicy,
 }

@@ -52,10 +52,14 @@ pub enum Outcome {
     },
 }
 
-/// Receives a tournament's events, in order: `started`, then `match_finished` once per match
+/// Receives a tournament's events, in order: `processes`, `started`, then `match_finished` once per match
 /// as each is written, then `finished` or `interrupted` (none after a failure of the referee
 /// itself, which `run` returns as an error). Every method does nothing by default.
 pub trait Reporter {
+    /// The bot processes' policy is resolved: how they run, and what to say about it (a
+    /// sandbox missing, who they run as; no notice for a field without processes).
+    fn processes(&mut self, _processes: &crate::policy::BotProcesses) {}
+
     /// The schedule is made and the results directory ready.
     fn started(&mut self, _started: &Started) {}
 

@@ -4,12 +4,12 @@
 
 use super::results::{MatchResult, ReadBack, ResultsError, TournamentMeta, read_back};
 use super::run_record::RunRecord;
-use crate::runner::{
-    MatchLog, MatchRecord, MatchSettings, RunError, play_match, shutdown_players, start_players,
-};
+use crate::policy::{BotProcesses, PolicyError, ProcessPolicy};
+use crate::runner::{MatchLog, MatchRecord, MatchSettings, RunError, play_once};
 use crate::safe_fs::SafeDir;
-use crate::seat::{BotSpec, BotSpecError, ProcessOptions, StderrFile};
-use engine::{Game, GameKind, UnknownGame};
+use crate::seat::{BotSpec, BotSpecError, ProcessOptions};
+use engine::shared_rules::options_from_json;
+use engine::{Game, GameKind, SetupError, UnknownGame};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -44,17 +44,15 @@ pub enum RerunError {
     /// The game is not one this referee has.
     #[error(transparent)]
     Game(#[from] UnknownGame),
-    /// The recorded options are not the game's.
-    #[error("invalid options for {game}: {message}")]
-    Options {
-        /// The game.
-        game: &'static str,
-        /// What is wrong.
-        message: String,
-    },
+    /// The options are not the game's ([`SetupError::Options`]).
+    #[error(transparent)]
+    Options(SetupError),
     /// A bot cannot be started as recorded (its command is gone, or not executable here).
     #[error(transparent)]
     Bot(#[from] BotSpecError),
+    /// The bots' processes cannot be run as the policy asks.
+    #[error(transparent)]
+    Policy(#[from] Box<PolicyError>),
     /// The referee failed while playing (the log could not be written).
     #[error(transparent)]
     Run(#[from] RunError),
@@ -188,16 +186,28 @@ impl RerunPlan {
 
     fn prepared<G: Game>(&self) -> Result<G::Options, RerunError> {
         self.bots.iter().try_for_each(BotSpec::check::<G>)?;
-        serde_json::from_value(self.meta.options.clone()).map_err(|e| RerunError::Options {
-            game: G::NAME,
-            message: e.to_string(),
-        })
+        options_from_json::<G>(&self.meta.options).map_err(RerunError::Options)
     }
 
-    /// Plays the match again with `process` (the sandbox and hidden paths), saving each bot's
-    /// stderr to `NAME.stderr` of `stderr_dir` if given (made by the caller, private:
-    /// [`SafeDir::create`]) and writing the log to `log`. Must be
-    /// called inside a Tokio runtime; every bot process is stopped when it returns.
+    /// Resolves `policy` for the plan's bots, with `outputs` (what the rerun writes) hidden from
+    /// them: their workdirs admitted as the policy's source says and made absolute. Changes
+    /// nothing on a refusal.
+    ///
+    /// # Errors
+    /// [`RerunError::Policy`] when the policy refuses.
+    pub fn resolve(
+        &mut self,
+        policy: &ProcessPolicy,
+        outputs: &[PathBuf],
+    ) -> Result<BotProcesses, RerunError> {
+        Ok(policy.resolve(&mut self.bots, outputs).map_err(Box::new)?)
+    }
+
+    /// Plays the match again with `process` (as [`RerunPlan::resolve`] gave them), saving each
+    /// bot's stderr to `NAME.stderr` of `stderr_dir` if given (made by the caller, private:
+    /// [`SafeDir::create`]) and writing the log to `log`. Must be called inside a Tokio
+    /// runtime; every bot process is stopped when it returns. Bots run from the current
+    /// directory (or their workdirs).
     ///
     /// # Errors
     /// [`RerunError`] as [`RerunPlan::check`], or a failure of the referee while playing.
@@ -218,17 +228,14 @@ impl RerunPlan {
         log: &mut MatchLog,
     ) -> Result<Rerun, RerunError> {
         let options = self.prepared::<G>()?;
-        let stderr_file = |spec: &BotSpec| stderr_dir.map(|d| StderrFile::of_bot(d, &spec.name));
-        let mut players = start_players::<G>(&self.bots, &options, process, &stderr_file).await;
         let settings = MatchSettings {
             match_id: self.recorded.id.to_string(),
             seed: self.recorded.record.seed,
             max_faults: self.meta.max_faults,
             policy: self.meta.policy,
         };
-        let record = play_match(&settings, &options, &mut players, log).await;
-        shutdown_players(&mut players, process.exit_grace).await;
-        let record = record?;
+        let record =
+            play_once::<G>(&self.bots, &options, process, stderr_dir, &settings, log).await?;
         Ok(Rerun {
             comparison: Comparison::of(&self.recorded.record, &record),
             record,

@@ -94,22 +94,11 @@ pub enum Untrusted {
     /// A workdir refused: for want of its mark (typing its path, `--workdir NAME=DIR`, accepts
     /// it), or whatever the command line says (another user's directory, a system directory, a
     /// place another user can change, a symbolic link on the way).
-    #[error("{refusal}{}", typed_hint(refusal))]
+    #[error("{refusal}{}", crate::policy::typed_hint(refusal))]
     Workdir {
         /// Why.
         refusal: WorkdirRefusal,
     },
-}
-
-/// How to give a bot the workdir `refusal` refused, when typing its path does: the flag with
-/// the exact path, quoted for a shell.
-fn typed_hint(refusal: &WorkdirRefusal) -> String {
-    if !refusal.accepted_when_named() {
-        return String::new();
-    }
-    let word = format!("{}={}", refusal.bot, refusal.path.display());
-    let quoted = shlex::try_quote(&word).map_or(word.clone(), |q| q.into_owned());
-    format!("; to give it to the bot anyway, type its path: --workdir {quoted}")
 }
 
 /// What a rerun will take from the directory, looked at before anything runs.

@@ -16,10 +16,12 @@ use super::results::{LOGS_DIR, ResultsFile, STDERR_DIR, made_private, read_resul
 use super::results_error::ResultsError;
 use super::run_record::RunRecord;
 use super::scoring::leaderboard;
+use crate::policy::PolicyError;
 use crate::runner::RunError;
 use crate::safe_fs::{Privacy, SafeDir};
-use crate::seat::BotSpecError;
-use engine::Game;
+use crate::seat::{BotSpecError, ProcessOptions};
+use engine::shared_rules::{check_player_count, options_from_json};
+use engine::{Game, SetupError};
 use std::future::Future;
 use std::sync::Arc;
 
@@ -28,17 +30,8 @@ use std::sync::Arc;
 #[derive(Debug, thiserror::Error)]
 pub enum TournamentError {
     /// The game is not played by that many.
-    #[error("{game} is played by {min} to {max} players, not {players} (--players)")]
-    Players {
-        /// The game.
-        game: &'static str,
-        /// Its fewest players.
-        min: usize,
-        /// Its most players.
-        max: usize,
-        /// The count asked for.
-        players: usize,
-    },
+    #[error("{0} (--players)")]
+    Players(SetupError),
     /// Fewer bots than seats.
     #[error(
         "{players} players per match need at least {players} bots; {bots} were given (--bot NAME=COMMAND, once per bot)"
@@ -55,14 +48,9 @@ pub enum TournamentError {
     /// A bot cannot be run.
     #[error(transparent)]
     Bot(#[from] BotSpecError),
-    /// The options are not the game's.
-    #[error("invalid options for {game}: {message}")]
-    Options {
-        /// The game.
-        game: &'static str,
-        /// What is wrong.
-        message: String,
-    },
+    /// The options are not the game's ([`SetupError::Options`]).
+    #[error(transparent)]
+    Options(SetupError),
     /// The results directory cannot be used (another tournament, results without resume, in
     /// use, corrupt, unreadable).
     #[error(transparent)]
@@ -75,6 +63,9 @@ pub enum TournamentError {
     /// A result could not be written (the results so far are kept).
     #[error("{0}")]
     Write(ResultsError),
+    /// The bots' processes cannot be run as the policy asks.
+    #[error(transparent)]
+    Policy(#[from] Box<PolicyError>),
     /// The referee failed while playing (a match log not written, a worker lost).
     #[error(transparent)]
     Run(#[from] RunError),
@@ -100,7 +91,14 @@ pub async fn run(
     reporter: &mut dyn Reporter,
     interrupt: impl Future<Output = ()>,
 ) -> Result<Outcome, TournamentError> {
-    engine::with_game!(config.game, G => run_game::<G>(config, reporter, interrupt).await)
+    let mut config = config.clone();
+    let outputs = [config.out.clone()];
+    let process = (config.process)
+        .resolve(&mut config.bots, &outputs)
+        .map_err(Box::new)?;
+    reporter.processes(&process);
+    let (config, process) = (&config, &process.options);
+    engine::with_game!(config.game, G => run_game::<G>(config, process, reporter, interrupt).await)
 }
 
 /// The player count: the format's when it sets one ([`Format::players`](super::format::Format::players)),
@@ -118,14 +116,7 @@ pub fn players<G: Game>(config: &TournamentConfig) -> Result<usize, TournamentEr
     let players = config
         .players
         .unwrap_or_else(|| bots.clamp(*counts.start(), (*counts.end()).min(4)));
-    if !counts.contains(&players) {
-        return Err(TournamentError::Players {
-            game: G::NAME,
-            min: *counts.start(),
-            max: *counts.end(),
-            players,
-        });
-    }
+    check_player_count::<G>(players).map_err(TournamentError::Players)?;
     if bots < players {
         return Err(TournamentError::TooFewBots { players, bots });
     }
@@ -252,17 +243,14 @@ fn meta<G: Game>(
 
 async fn run_game<G: Game>(
     config: &TournamentConfig,
+    process: &ProcessOptions,
     reporter: &mut dyn Reporter,
     interrupt: impl Future<Output = ()>,
 ) -> Result<Outcome, TournamentError> {
     let players = players::<G>(config)?;
     config.bots.iter().try_for_each(|b| b.check::<G>())?;
     let options_json = played_options::<G>(config);
-    let options: G::Options =
-        serde_json::from_value(options_json.clone()).map_err(|e| TournamentError::Options {
-            game: G::NAME,
-            message: e.to_string(),
-        })?;
+    let options = options_from_json::<G>(&options_json).map_err(TournamentError::Options)?;
     let format = config.format.format();
     let bots = config.bots.len();
     let Plan { spec, unbalanced } = plan_of(config, players);
@@ -280,7 +268,7 @@ async fn run_game<G: Game>(
     let (mut file, done) = ResultsFile::open(&dir, &meta, config.resume)?;
     scheduled.retain(|m| !done.contains_key(&m.id));
     let cwd = std::env::current_dir().unwrap_or_default();
-    RunRecord::of(config, cwd).write(&dir)?;
+    RunRecord::of(config, process, cwd).write(&dir)?;
     let stderr_dir = dir.make_subdir(STDERR_DIR).map_err(ResultsError::from)?;
     let logs_dir = config
         .logs
@@ -310,7 +298,7 @@ async fn run_game<G: Game>(
         options,
         max_faults: config.max_faults,
         policy: config.policy,
-        process: config.process.clone(),
+        process: process.clone(),
         stderr_dir: Some(Arc::new(stderr_dir)),
         logs_dir: logs_dir.map(Arc::new),
         duplicate: config.duplicate,

@@ -7,7 +7,7 @@
 use super::results_error::ResultsError;
 use crate::safe_fs::SafeDir;
 use crate::safe_fs::limits::RUN_BYTES;
-use crate::seat::{Sandbox, SandboxMode};
+use crate::seat::{ProcessOptions, Sandbox, SandboxMode};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -42,19 +42,18 @@ pub struct RunBot {
 }
 
 impl RunRecord {
-    /// The record of a run of `config` started in `cwd`.
-    pub fn of(config: &super::TournamentConfig, cwd: PathBuf) -> Self {
+    /// The record of a run of `config` with its bots' `process` options, started in `cwd`.
+    pub fn of(config: &super::TournamentConfig, process: &ProcessOptions, cwd: PathBuf) -> Self {
         RunRecord {
             cwd,
-            sandbox: match config.process.sandbox {
+            sandbox: match process.sandbox {
                 Sandbox::None => SandboxMode::None,
                 Sandbox::Bwrap(_) => SandboxMode::Bwrap,
             },
-            hidden: config
-                .process
+            hidden: process
                 .hidden
                 .iter()
-                .filter(|path| !config.process.workdirs.iter().any(|(_, w)| path.is(w)))
+                .filter(|path| !process.workdirs.iter().any(|(_, w)| path.is(w)))
                 .map(|path| path.path().to_path_buf())
                 .collect(),
             bots: config

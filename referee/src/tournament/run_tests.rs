@@ -2,7 +2,7 @@
 //! event, and an interrupt fired from the reporter.
 
 use super::*;
-use crate::seat::{BotSpec, Launch, ProcessOptions};
+use crate::seat::{BotSpec, Launch};
 use engine::GameKind;
 
 fn config(out: &std::path::Path, schedule: ScheduleKind, matches: u64) -> TournamentConfig {
@@ -32,7 +32,7 @@ fn config(out: &std::path::Path, schedule: ScheduleKind, matches: u64) -> Tourna
         pin: false,
         max_faults: 3,
         policy: crate::runner::FaultPolicy::default(),
-        process: ProcessOptions::default(),
+        process: Default::default(),
     }
 }
 
