@@ -281,6 +281,7 @@ impl Refereeing {
                 bot_uids: flags.bot_uids.or(file.bot_uids).unwrap_or_default(),
                 hide,
                 workdirs: WorkdirSource::Named,
+                from: None,
             },
             verbose: flags.verbose,
         };

@@ -8,7 +8,7 @@ use super::Failure;
 use super::args::{Format, RerunArgs};
 use super::match_cmd::until_interrupted;
 use super::match_config::Refereeing;
-use super::output::{errln, grouped, out, outln};
+use super::output::{grouped, out, outln};
 use super::run_plan::RunPlan;
 use super::standings;
 use protocol::ExitCode;
@@ -51,6 +51,7 @@ pub fn run(args: RerunArgs) -> Result<ExitCode, Failure> {
             workdirs: WorkdirSource::Recorded {
                 named: typed.clone(),
             },
+            from: plan.from.dir.clone(),
         },
         verbose: args.verbose,
     };
@@ -62,7 +63,9 @@ pub fn run(args: RerunArgs) -> Result<ExitCode, Failure> {
     if args.dry_run {
         return Ok(ExitCode::Success);
     }
-    enter_tournament_directory(&plan);
+    if let Some(notice) = &plan.from.notice {
+        super::output::notices(std::slice::from_ref(notice), args.verbose);
+    }
     plan.check().map_err(Failure::usage)?;
     // Checked before anything changes: another user's directory is refused.
     let stderr_dir = match &stderr_dir {
@@ -130,6 +133,8 @@ fn type_workdirs(
                 processes.join(", ")
             )));
         }
+        // The caller's path, from the caller's directory (the bots run from the tournament's).
+        let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
         for bot in plan.bots.iter_mut().filter(|b| b.name == *name) {
             bot.settings.workdir = Some(dir.clone());
         }
@@ -194,30 +199,6 @@ struct RerunJson<'a> {
     comparison: rerun::Comparison,
     recorded: &'a MatchRecord,
     rerun: &'a MatchRecord,
-}
-
-/// Moves into the directory the tournament ran in (its commands, working directories and hidden
-/// paths may be relative to it; the review refused it unless it is the current one or the user
-/// accepted it), saying so when it is not the current one; stays where it is, with a note,
-/// when that directory is not on this machine.
-fn enter_tournament_directory(plan: &RerunPlan) {
-    let Some(run) = &plan.run else {
-        return;
-    };
-    let here = std::env::current_dir().ok();
-    if here.as_deref() == Some(run.cwd.as_path()) {
-        return;
-    }
-    match std::env::set_current_dir(&run.cwd) {
-        Ok(()) => errln!(
-            "referee: bots run from {}, where the tournament ran",
-            referee::untrusted::shown(&run.cwd.to_string_lossy())
-        ),
-        Err(e) => errln!(
-            "referee: note: the tournament ran in {}, which cannot be entered here ({e}): bots run from the current directory",
-            referee::untrusted::shown(&run.cwd.to_string_lossy())
-        ),
-    }
 }
 
 /// Scores and ranks by seat, `a · b · c`.

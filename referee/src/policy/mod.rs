@@ -41,6 +41,10 @@ pub struct ProcessPolicy {
     pub hide: Vec<PathBuf>,
     /// Where the bots' workdirs come from.
     pub workdirs: WorkdirSource,
+    /// The directory the run's bots run from and its relative paths (workdirs, paths to hide,
+    /// the words of a command) are found in: the current directory when `None`. A rerun gives
+    /// the directory the tournament ran in; the referee itself never changes directory.
+    pub from: Option<PathBuf>,
 }
 
 /// Where a run's workdirs come from.
@@ -105,9 +109,17 @@ impl ProcessPolicy {
         bots: &mut [BotSpec],
         outputs: &[PathBuf],
     ) -> Result<BotProcesses, PolicyError> {
-        let hidden_paths: Vec<PathBuf> = outputs.iter().chain(&self.hide).cloned().collect();
+        let from = match &self.from {
+            Some(dir) => dir.clone(),
+            None => std::env::current_dir().map_err(PolicyError::CurrentDir)?,
+        };
+        let hidden_paths: Vec<PathBuf> = outputs
+            .iter()
+            .chain(&self.hide)
+            .map(|p| from.join(p))
+            .collect();
         let has_processes = bots.iter().any(|b| matches!(b.launch, Launch::Command(_)));
-        let admitted = workdirs::admit(bots, &self.workdirs)?;
+        let admitted = workdirs::admit(bots, &self.workdirs, &from)?;
         workdirs::refuse_inside_hidden(&admitted, &hidden_paths)?;
         let workdirs = Workdirs::new(
             admitted
@@ -121,7 +133,7 @@ impl ProcessPolicy {
             workdir_rule::mark(&admitted).map_err(PolicyError::Mark)?;
         }
         let isolation = if has_processes {
-            users::isolate(self.sandbox, self.bot_uids, bots, &workdirs)?
+            users::isolate(self.sandbox, self.bot_uids, bots, &workdirs, &from)?
         } else {
             Isolation::default()
         };
@@ -148,6 +160,7 @@ impl ProcessPolicy {
                 users: isolation.users,
                 hidden,
                 workdirs,
+                dir: self.from.clone(),
                 ..ProcessOptions::default()
             },
             notices,

@@ -13,9 +13,9 @@ use crate::seat::workdir_marker::MarkedBot;
 use crate::seat::workdir_quota::WorkdirQuota;
 use crate::seat::workdir_rule::{self, Admitted};
 use crate::seat::{BotSpec, Launch, Workdirs};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-/// Admits the workdir of each bot that runs as a process (from the current directory, from
+/// Admits the workdir of each bot that runs as a process (a relative one from `base`, from
 /// `source`) and makes the bot's path the directory's; returns each with its bot.
 ///
 /// # Errors
@@ -23,8 +23,8 @@ use std::path::PathBuf;
 pub(super) fn admit(
     bots: &mut [BotSpec],
     source: &WorkdirSource,
+    base: &Path,
 ) -> Result<Vec<(MarkedBot, Admitted)>, PolicyError> {
-    let base = std::env::current_dir().map_err(PolicyError::CurrentDir)?;
     let mut admitted = Vec::new();
     for bot in bots.iter_mut() {
         let Launch::Command(_) = &bot.launch else {
@@ -37,7 +37,7 @@ pub(super) fn admit(
             name: bot.name.clone(),
             command: bot.describe(),
         };
-        let dir = workdir_rule::admit(&marked, workdir, &base, source.origin(&bot.name))
+        let dir = workdir_rule::admit(&marked, workdir, base, source.origin(&bot.name))
             .map_err(|refusal| PolicyError::Workdir { refusal })?;
         bot.settings.workdir = Some(dir.dir.path().to_path_buf());
         admitted.push((marked, dir));

@@ -7,6 +7,7 @@ use super::sandbox::Sandbox;
 use super::stderr_file::StderrFile;
 use super::users::{BotUsers, RunAs};
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// How bot processes are run.
@@ -34,6 +35,10 @@ pub struct ProcessOptions {
     pub workdirs: Workdirs,
     /// This bot's working directory (from `workdirs`), if not the referee's.
     pub workdir: Option<AdmittedWorkdir>,
+    /// The directory a bot without a workdir runs from, where the relative words of its command
+    /// are found: the referee's current directory when `None` (a rerun gives the directory the
+    /// tournament ran in, without the referee moving there).
+    pub dir: Option<PathBuf>,
     /// The variables this bot's settings name, set over the few of the referee's it gets
     /// ([`environment`](super::environment)).
     pub env: BTreeMap<String, String>,
@@ -55,9 +60,21 @@ impl Default for ProcessOptions {
             limits: ResourceLimits::default(),
             workdirs: Workdirs::default(),
             workdir: None,
+            dir: None,
             env: BTreeMap::new(),
             users: BotUsers::default(),
             run_as: RunAs::Referee,
         }
+    }
+}
+
+impl ProcessOptions {
+    /// The directory a bot without a workdir runs from ([`ProcessOptions::dir`], else the
+    /// referee's current directory, else `/`).
+    pub fn from_dir(&self) -> PathBuf {
+        self.dir
+            .clone()
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_else(|| Path::new("/").to_path_buf())
     }
 }

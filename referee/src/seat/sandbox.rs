@@ -218,14 +218,15 @@ impl Sandbox {
     }
 
     /// The command line that runs `command` in the sandbox: in `workdir` (writable) if given,
-    /// else in the referee's directory (read-only), with the `hidden` places replaced by empty
-    /// ones, a private `/tmp` of at most `tmp_bytes` (the referee's directory and the paths
-    /// the command names stay visible when they are under /tmp), and the `fixed` copies of
-    /// `/proc` files (whose descriptors the child must keep open across its exec). The caller
-    /// has checked that `workdir`'s path leads to it and found where `hidden` is now.
+    /// else in `from` (read-only; the directory it is started from), with the `hidden` places
+    /// replaced by empty ones, a private `/tmp` of at most `tmp_bytes` (`from` and the paths
+    /// the command names from it stay visible when they are under /tmp), and the `fixed` copies
+    /// of `/proc` files (whose descriptors the child must keep open across its exec). The
+    /// caller has checked that `workdir`'s path leads to it and found where `hidden` is now.
     pub fn wrap(
         &self,
         command: &[String],
+        from: &Path,
         workdir: Option<&AdmittedWorkdir>,
         hidden: &[Place],
         tmp_bytes: Option<u64>,
@@ -244,7 +245,7 @@ impl Sandbox {
         // The private /tmp must not hide the bot itself: the referee's directory and any path
         // the command names (absolute, or relative to the directory) whose real location, once
         // symbolic links are followed, is under /tmp are mounted back, read-only.
-        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+        let cwd = from.to_path_buf();
         let named = command
             .iter()
             .map(|word| cwd.join(word))

@@ -189,6 +189,15 @@ impl BotSpec {
     /// [`BotSpecError::UnknownBuiltin`], [`BotSpecError::NotFound`] or
     /// [`BotSpecError::NotExecutable`].
     pub fn check<G: engine::Game>(&self) -> Result<(), BotSpecError> {
+        self.check_in::<G>(Path::new(""))
+    }
+
+    /// [`BotSpec::check`], with a relative program found from `from` (the directory the bot
+    /// runs from; `""`: the current one).
+    ///
+    /// # Errors
+    /// As [`BotSpec::check`].
+    pub fn check_in<G: engine::Game>(&self, from: &Path) -> Result<(), BotSpecError> {
         if let Launch::Builtin(builtin) = &self.launch
             && engine::strategy::builtin::<G>(builtin).is_none()
         {
@@ -199,7 +208,7 @@ impl BotSpec {
                 known: engine::strategy::builtin_names::<G>().join(", "),
             });
         }
-        self.resolve().map(drop)
+        self.resolve_in(from).map(drop)
     }
 
     /// Checks that a command's program exists and is executable, and returns its path.
@@ -208,6 +217,15 @@ impl BotSpec {
     /// # Errors
     /// [`BotSpecError::NotFound`] or [`BotSpecError::NotExecutable`].
     pub fn resolve(&self) -> Result<Option<PathBuf>, BotSpecError> {
+        self.resolve_in(Path::new(""))
+    }
+
+    /// [`BotSpec::resolve`], with a relative program found from `from` (the directory the bot
+    /// runs from; `""`: the current one).
+    ///
+    /// # Errors
+    /// As [`BotSpec::resolve`].
+    pub fn resolve_in(&self, from: &Path) -> Result<Option<PathBuf>, BotSpecError> {
         let Launch::Command(words) = &self.launch else {
             return Ok(None);
         };
@@ -220,7 +238,7 @@ impl BotSpec {
         let candidate = if program.contains('/') {
             let path = match &self.settings.workdir {
                 Some(dir) => dir.join(program),
-                None => PathBuf::from(program),
+                None => from.join(program),
             };
             if !path.is_file() {
                 return Err(not_found(String::new()));

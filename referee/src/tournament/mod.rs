@@ -21,6 +21,7 @@ pub mod progress;
 pub mod ratings;
 mod report;
 pub mod rerun;
+pub mod rerun_from;
 pub mod rerun_trust;
 pub mod results;
 pub mod results_error;

@@ -2,6 +2,7 @@
 //! time controls, resource limits, working directories, environments), options, seed and
 //! seats, from the results directory alone, and whether its result equals the recorded one.
 
+use super::rerun_from::RunFrom;
 use super::results::{MatchResult, ReadBack, ResultsError, TournamentMeta, read_back};
 use super::run_record::RunRecord;
 use crate::policy::{BotProcesses, PolicyError, ProcessPolicy};
@@ -76,6 +77,8 @@ pub struct RerunPlan {
     pub bots: Vec<BotSpec>,
     /// How the tournament's last run was run, where recorded.
     pub run: Option<RunRecord>,
+    /// Where its bots run from: the directory the tournament ran in, where it can be.
+    pub from: RunFrom,
 }
 
 /// Reads match `id` of the results directory `dir`.
@@ -115,11 +118,13 @@ pub fn plan(dir: &Path, id: u64) -> Result<RerunPlan, RerunError> {
             bot.spec(run.as_ref().and_then(|r| r.bots.get(name)))
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let from = RunFrom::of(run.as_ref());
     Ok(RerunPlan {
         meta,
         recorded,
         bots,
         run,
+        from,
     })
 }
 
@@ -174,8 +179,8 @@ impl Comparison {
 
 impl RerunPlan {
     /// Checks, before any bot starts, that the match can be played here: the game and its
-    /// options, and each bot's command (found from the current directory, or its working
-    /// directory).
+    /// options, and each bot's command (found from where the bots run from, [`RerunPlan::from`],
+    /// or its working directory).
     ///
     /// # Errors
     /// [`RerunError::Game`], [`RerunError::Options`] or [`RerunError::Bot`].
@@ -185,13 +190,17 @@ impl RerunPlan {
     }
 
     fn prepared<G: Game>(&self) -> Result<G::Options, RerunError> {
-        self.bots.iter().try_for_each(BotSpec::check::<G>)?;
+        let from = self.from.dir.clone().unwrap_or_default();
+        self.bots
+            .iter()
+            .try_for_each(|bot| bot.check_in::<G>(&from))?;
         options_from_json::<G>(&self.meta.options).map_err(RerunError::Options)
     }
 
     /// Resolves `policy` for the plan's bots, with `outputs` (what the rerun writes) hidden from
-    /// them: their workdirs admitted as the policy's source says and made absolute. Changes
-    /// nothing on a refusal.
+    /// them: their workdirs admitted as the policy's source says and made absolute, the bots
+    /// run from [`RerunPlan::from`] unless the policy says where. Changes nothing on a
+    /// refusal.
     ///
     /// # Errors
     /// [`RerunError::Policy`] when the policy refuses.
@@ -200,14 +209,18 @@ impl RerunPlan {
         policy: &ProcessPolicy,
         outputs: &[PathBuf],
     ) -> Result<BotProcesses, RerunError> {
+        let policy = ProcessPolicy {
+            from: policy.from.clone().or_else(|| self.from.dir.clone()),
+            ..policy.clone()
+        };
         Ok(policy.resolve(&mut self.bots, outputs).map_err(Box::new)?)
     }
 
     /// Plays the match again with `process` (as [`RerunPlan::resolve`] gave them), saving each
     /// bot's stderr to `NAME.stderr` of `stderr_dir` if given (made by the caller, private:
     /// [`SafeDir::create`]) and writing the log to `log`. Must be called inside a Tokio
-    /// runtime; every bot process is stopped when it returns. Bots run from the current
-    /// directory (or their workdirs).
+    /// runtime; every bot process is stopped when it returns. Bots run from where
+    /// `process` says ([`ProcessOptions::dir`], or their workdirs).
     ///
     /// # Errors
     /// [`RerunError`] as [`RerunPlan::check`], or a failure of the referee while playing.

@@ -149,7 +149,7 @@ impl RerunPlan {
                     RecordedSetting::Cwd,
                     "run.json",
                     format!("cwd {}, not the current directory", run.cwd.display()),
-                    "rerun would move there and find the bots' commands and workdirs from it",
+                    "rerun would start the bots there and find their commands and workdirs from it",
                     format!(" (or run rerun from {})", run.cwd.display()),
                 ));
             }

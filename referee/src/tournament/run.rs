@@ -267,8 +267,7 @@ async fn run_game<G: Game>(
     let made_private = made_private(&dir)?;
     let (mut file, done) = ResultsFile::open(&dir, &meta, config.resume)?;
     scheduled.retain(|m| !done.contains_key(&m.id));
-    let cwd = std::env::current_dir().unwrap_or_default();
-    RunRecord::of(config, process, cwd).write(&dir)?;
+    RunRecord::of(config, process, process.from_dir()).write(&dir)?;
     let stderr_dir = dir.make_subdir(STDERR_DIR).map_err(ResultsError::from)?;
     let logs_dir = config
         .logs

@@ -112,9 +112,15 @@ fn start(
     } else {
         (FixedFiles::default(), Vec::new())
     };
-    let wrapped = options
-        .sandbox
-        .wrap(command, workdir, &hidden, limits.file_bytes(), &fixed);
+    let from = options.from_dir();
+    let wrapped = options.sandbox.wrap(
+        command,
+        &from,
+        workdir,
+        &hidden,
+        limits.file_bytes(),
+        &fixed,
+    );
     let (program, args) = wrapped.args.split_first().expect("not empty");
     let env = environment::bot_environment(
         &options.env,
@@ -128,6 +134,10 @@ fn start(
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        // A bot with a workdir goes there by its descriptor (`before_exec`).
+        if workdir.is_none() && options.dir.is_some() {
+            cmd.current_dir(&from);
+        }
     });
     let join_fds = cgroup.map(BotCgroup::join_fds).unwrap_or_default();
     before_exec(

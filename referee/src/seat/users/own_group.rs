@@ -40,9 +40,9 @@ pub(super) fn assign_groups<'b>(
     pool: &Arc<IdPool>,
     bots: &'b [BotSpec],
     workdirs: &Workdirs,
+    cwd: &Path,
     required: bool,
 ) -> Result<Assigned<'b>, IsolationError> {
-    let cwd = std::env::current_dir().unwrap_or_else(|_| "/".into());
     let mut users = BTreeMap::new();
     let mut by_workdir = BTreeMap::new();
     let mut rooted = Vec::new();
@@ -50,7 +50,7 @@ pub(super) fn assign_groups<'b>(
         if !matches!(bot.launch, Launch::Command(_)) {
             continue;
         }
-        let run_as = match own_group(pool, bot, workdirs.get(&bot.name), &cwd, &mut by_workdir) {
+        let run_as = match own_group(pool, bot, workdirs.get(&bot.name), cwd, &mut by_workdir) {
             Ok(group) => RunAs::Own(group),
             Err(GroupError::Fatal(e)) => return Err(e),
             Err(GroupError::Unreachable(why)) if required => RunAs::Refused(format!(

@@ -23,7 +23,7 @@ use crate::seat::BotSpec;
 use crate::seat::admitted_workdir::Workdirs;
 use crate::seat::notice::Notice;
 use crate::seat::sandbox::{Sandbox, SandboxError, SandboxMode};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// How a run's bots are isolated, and what to say about it at start-up.
 #[derive(Debug, Default)]
@@ -67,8 +67,8 @@ pub enum IsolationError {
 }
 
 /// Decides the sandbox of `mode` and the users of `uids` for `bots`, leasing each bot's group
-/// and giving it its working directory for the run (of `workdirs`, as admitted; see the module
-/// documentation).
+/// and giving it its working directory for the run (of `workdirs`, as admitted; a bot without
+/// one runs from `from`; see the module documentation).
 ///
 /// # Errors
 /// [`IsolationError`] when `--sandbox bwrap` or an explicit range cannot be had here.
@@ -77,6 +77,7 @@ pub fn isolate(
     uids: BotUids,
     bots: &[BotSpec],
     workdirs: &Workdirs,
+    from: &Path,
 ) -> Result<Isolation, IsolationError> {
     let euid = effective_uid();
     let required = matches!(uids, BotUids::Required(_));
@@ -104,7 +105,7 @@ pub fn isolate(
         });
     };
     notices.insert(0, notices::own_uids(pool.range()));
-    let assigned = assign_groups(&pool, bots, workdirs, required)?;
+    let assigned = assign_groups(&pool, bots, workdirs, from, required)?;
     notices.extend(running_as_root(&assigned.rooted, &sandbox));
     Ok(Isolation {
         sandbox,
@@ -183,6 +184,7 @@ mod tests {
             BotUids::Off,
             &bots(),
             &Workdirs::default(),
+            Path::new("/"),
         )
         .unwrap();
         assert_eq!(isolation.sandbox, Sandbox::None);

@@ -87,7 +87,7 @@ pub fn needs(spec: &BotSpec, cwd: &Path) -> Vec<(PathBuf, Access)> {
         None => cwd.to_path_buf(),
     };
     let mut needs = vec![(dir.clone(), Access::Search)];
-    if let Ok(Some(program)) = spec.resolve() {
+    if let Ok(Some(program)) = spec.resolve_in(cwd) {
         needs.push((cwd.join(program), Access::Run));
     }
     for word in words.iter().skip(1) {
