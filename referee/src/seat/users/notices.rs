@@ -124,7 +124,7 @@ pub(super) fn referee_user(sandbox: &Sandbox, uids: BotUids, euid: u32) -> Notic
 fn brief_exposure(sandbox: &Sandbox, root: bool) -> &'static str {
     match (sandbox.is_bwrap(), root) {
         (false, true) => "without a sandbox a bot has every capability",
-        (false, false) => "without a sandbox a bot can reach every process and file of this user",
+        (false, false) => "without a sandbox a bot can reach all this user can",
         (true, true) => "in bubblewrap a bot can read every file root can",
         (true, false) => "in bubblewrap a bot can read every file this user can",
     }
@@ -202,10 +202,11 @@ mod tests {
                     "warning: bot 'emil' runs as root, not as a uid of its own: why; "
                 )
             );
-            // As root: without root and without a sandbox the line is longer (169 bytes for uid
-            // 1000), a text this restructure keeps.
-            let line = referee_user(&sandbox, BotUids::Off, 0);
-            assert!(line.short().len() <= SHORT_MAX, "{}", line.short());
+            // Whoever the referee runs as, up to the longest uid there is.
+            for euid in [0, 1000, u32::MAX - 1] {
+                let line = referee_user(&sandbox, BotUids::Off, euid);
+                assert!(line.short().len() <= SHORT_MAX, "{}", line.short());
+            }
             for root in [true, false] {
                 assert!(brief_exposure(&sandbox, root).len() < exposure(&sandbox, root).len());
             }
