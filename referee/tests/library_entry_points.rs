@@ -199,3 +199,58 @@ fn a_workdir_inside_an_output_is_refused_before_anything_changes() {
     );
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+#[tokio::test]
+async fn bots_run_from_the_policys_directory_and_the_referee_stays_where_it_is() {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sample-bots/python");
+    // Relative commands, found only from the sample bots' directory.
+    let bots = [
+        "vabanque_heuristic.py",
+        "vabanque_random.py",
+        "vabanque_random.py",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, script)| {
+        let words = vec!["python3".into(), script.to_string()];
+        BotSpec::new(Some(format!("bot-{i}")), Launch::Command(words)).unwrap()
+    })
+    .collect();
+    let here = std::env::current_dir().unwrap();
+    let mut config = MatchConfig {
+        game: engine::GameKind::Vabanque,
+        options: serde_json::json!({}),
+        bots,
+        seed: 9,
+        match_id: "library-from".into(),
+        max_faults: 3,
+        policy: Default::default(),
+        process: ProcessPolicy {
+            from: Some(samples.clone()),
+            ..ProcessPolicy::default()
+        },
+        outputs: Vec::new(),
+    };
+    config.check().unwrap();
+    let mut seen = Seen::default();
+    let record = run_match(&config, None, &mut MatchLog::none(), &mut seen)
+        .await
+        .unwrap();
+    assert!(record.faults.is_empty(), "{:?}", record.faults);
+    assert_eq!(std::env::current_dir().unwrap(), here);
+    let processes = seen.processes.expect("the processes event");
+    assert_eq!(
+        processes.options.dir,
+        Some(samples.canonicalize().unwrap()),
+        "the bots' directory, made absolute"
+    );
+    // A directory that is not one here is refused before any bot starts.
+    config.process.from = Some(samples.join("vabanque_random.py"));
+    let error = run_match(&config, None, &mut MatchLog::none(), &mut Seen::default())
+        .await
+        .unwrap_err();
+    assert!(
+        error.to_string().starts_with("bots cannot run from "),
+        "{error}"
+    );
+}

@@ -10,6 +10,15 @@ pub enum PolicyError {
     /// The current directory, which relative workdirs are found from, cannot be read.
     #[error("cannot read the current directory: {0}")]
     CurrentDir(std::io::Error),
+    /// The directory the bots are to run from ([`ProcessPolicy::from`](super::ProcessPolicy::from))
+    /// is not one here.
+    #[error("bots cannot run from {}: {error}", crate::untrusted::shown(&dir.to_string_lossy()))]
+    From {
+        /// The directory asked for.
+        dir: std::path::PathBuf,
+        /// Why not.
+        error: std::io::Error,
+    },
     /// A workdir refused (another user's directory, a system directory, a place another user
     /// can change, a symbolic link on the way), with the flag that gives it anyway where one
     /// does.

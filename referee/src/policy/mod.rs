@@ -96,27 +96,48 @@ impl BotProcesses {
 }
 
 impl ProcessPolicy {
-    /// Resolves the policy for `bots`, with the run's `outputs` (and [`ProcessPolicy::hide`])
-    /// hidden from them; makes each bot's workdir the absolute path of the directory admitted.
-    /// Bots without a process (built-ins) get nothing and are told nothing.
+    /// The directory the run's bots run from: [`ProcessPolicy::from`] made absolute, else the
+    /// current directory.
     ///
     /// # Errors
-    /// [`PolicyError`], before anything is changed, when a workdir is refused, is inside a
-    /// hidden path or is over its quota already; and when the sandbox or the range of uids
-    /// asked for cannot be had here.
+    /// [`PolicyError::CurrentDir`] when the current directory cannot be read;
+    /// [`PolicyError::From`] when `from` is not a directory here.
+    pub fn from_dir(&self) -> Result<PathBuf, PolicyError> {
+        let Some(dir) = &self.from else {
+            return std::env::current_dir().map_err(PolicyError::CurrentDir);
+        };
+        let not_here = |error| PolicyError::From {
+            dir: dir.clone(),
+            error,
+        };
+        let real = dir.canonicalize().map_err(not_here)?;
+        if !real.is_dir() {
+            return Err(not_here(std::io::Error::from_raw_os_error(libc::ENOTDIR)));
+        }
+        Ok(real)
+    }
+
+    /// Resolves the policy for `bots`, with the run's `outputs` (where the referee writes: a
+    /// relative one from the current directory) and [`ProcessPolicy::hide`] (a relative one from
+    /// [`ProcessPolicy::from`]) hidden from them; makes each bot's workdir the absolute path of
+    /// the directory admitted. Bots without a process (built-ins) get nothing and are told
+    /// nothing.
+    ///
+    /// # Errors
+    /// [`PolicyError`] when `from` is not a directory here, or a workdir is refused, is inside a
+    /// hidden path or is over its quota already (all before anything is changed); and when the
+    /// sandbox or the range of uids asked for cannot be had here (after the workdirs named are
+    /// marked).
     pub fn resolve(
         &self,
         bots: &mut [BotSpec],
         outputs: &[PathBuf],
     ) -> Result<BotProcesses, PolicyError> {
-        let from = match &self.from {
-            Some(dir) => dir.clone(),
-            None => std::env::current_dir().map_err(PolicyError::CurrentDir)?,
-        };
+        let from = self.from_dir()?;
         let hidden_paths: Vec<PathBuf> = outputs
             .iter()
-            .chain(&self.hide)
-            .map(|p| from.join(p))
+            .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.clone()))
+            .chain(self.hide.iter().map(|p| from.join(p)))
             .collect();
         let has_processes = bots.iter().any(|b| matches!(b.launch, Launch::Command(_)));
         let admitted = workdirs::admit(bots, &self.workdirs, &from)?;
@@ -160,10 +181,13 @@ impl ProcessPolicy {
                 users: isolation.users,
                 hidden,
                 workdirs,
-                dir: self.from.clone(),
+                dir: self.from.is_some().then_some(from),
                 ..ProcessOptions::default()
             },
             notices,
         })
     }
 }
+
+#[cfg(test)]
+mod tests;

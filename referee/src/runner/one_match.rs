@@ -101,7 +101,10 @@ impl MatchConfig {
                 bots: self.bots.len(),
             });
         }
-        self.bots.iter().try_for_each(BotSpec::check::<G>)?;
+        let from = self.process.from_dir().map_err(Box::new)?;
+        self.bots
+            .iter()
+            .try_for_each(|bot| bot.check_in::<G>(&from))?;
         options_from_json::<G>(&self.options).map_err(MatchError::Options)
     }
 }

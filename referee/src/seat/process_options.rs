@@ -48,6 +48,9 @@ pub struct ProcessOptions {
     pub run_as: RunAs,
 }
 
+/// Options that run a bot as the referee's own user, without a sandbox: the resolved form's
+/// starting point, not a policy. What the referee gives a bot when asked for nothing is
+/// [`ProcessPolicy::default`](crate::policy::ProcessPolicy) resolved.
 impl Default for ProcessOptions {
     fn default() -> Self {
         ProcessOptions {

@@ -2,7 +2,7 @@
 //! namespaces, unable to make user namespaces of its own, with no capabilities, a read-only view
 //! of the file system, a private `/tmp` and `/dev/shm` (both capped), an empty `/run` (no host
 //! sockets), an empty `/sys`, no file of `/proc` that shows other processes or counts the
-//! machine's work (`proc_view.rs`), the referee's output and config (logs, results, other bots'
+//! machine's work (`proc_view/`), the referee's output and config (logs, results, other bots'
 //! stderr and working directories) hidden, and only its own working directory writable.
 //!
 //! The working directory is the one admitted when the run started, bound by its descriptor

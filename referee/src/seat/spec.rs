@@ -237,7 +237,7 @@ impl BotSpec {
         };
         let candidate = if program.contains('/') {
             let path = match &self.settings.workdir {
-                Some(dir) => dir.join(program),
+                Some(dir) => from.join(dir).join(program),
                 None => from.join(program),
             };
             if !path.is_file() {

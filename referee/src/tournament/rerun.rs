@@ -209,8 +209,11 @@ impl RerunPlan {
         policy: &ProcessPolicy,
         outputs: &[PathBuf],
     ) -> Result<BotProcesses, RerunError> {
+        if let Some(dir) = &policy.from {
+            self.from.dir = Some(dir.clone());
+        }
         let policy = ProcessPolicy {
-            from: policy.from.clone().or_else(|| self.from.dir.clone()),
+            from: self.from.dir.clone(),
             ..policy.clone()
         };
         Ok(policy.resolve(&mut self.bots, outputs).map_err(Box::new)?)

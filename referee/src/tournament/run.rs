@@ -248,7 +248,11 @@ async fn run_game<G: Game>(
     interrupt: impl Future<Output = ()>,
 ) -> Result<Outcome, TournamentError> {
     let players = players::<G>(config)?;
-    config.bots.iter().try_for_each(|b| b.check::<G>())?;
+    let from = process.from_dir();
+    config
+        .bots
+        .iter()
+        .try_for_each(|b| b.check_in::<G>(&from))?;
     let options_json = played_options::<G>(config);
     let options = options_from_json::<G>(&options_json).map_err(TournamentError::Options)?;
     let format = config.format.format();

@@ -1,6 +1,6 @@
 //! A bot process: spawned in its own process group, spoken to in JSON lines, always reaped.
 //!
-//! The talking is its wire's (`wire/`): lines are read with a hard length cap (`lines.rs`), so a
+//! The talking is its wire's (`wire/`): lines are read with a hard length cap (`lines/`), so a
 //! bot cannot make the referee hold an endless line; every read and write has a deadline, so a
 //! bot cannot make the referee wait forever. The process is this module's, one job a file:
 //! - `launch.rs` starts it (spawn, and what its child does before the exec), with an

@@ -21,6 +21,7 @@ impl ProcessBot {
         &mut self.wire
     }
 
+    /// Writes `hello_line` and waits up to `startup` for the bot's `hello` reply.
     ///
     /// # Errors
     /// A fault when the reply is late, malformed, not a `hello`, or declares another protocol.
