@@ -8,10 +8,12 @@
 // The messages are described in docs/protocol.md, the game's own in
 // docs/protocol-bouillabaisse.md.
 //
-// Build and run it with (`referee new-bot --lang go` writes it as main.go beside a go.mod):
+// Build and run it with, where `referee new-bot --lang go` wrote it (as main.go, beside a go.mod):
 //
-//	go build -o bot bouillabaisse_random.go
+//	go build -o bot .
 //	referee match --game bouillabaisse --bot a=./bot ...
+//
+// Here in sample-bots/go, beside the other games' bots: go build -o bot bouillabaisse_random.go
 package main
 
 import (

@@ -7,10 +7,12 @@
 // carries protocol lines only: print any log to standard error (log.Printf does).
 // The messages are described in docs/protocol.md, the game's own in docs/protocol-vabanque.md.
 //
-// Build and run it with (`referee new-bot --lang go` writes it as main.go beside a go.mod):
+// Build and run it with, where `referee new-bot --lang go` wrote it (as main.go, beside a go.mod):
 //
-//	go build -o bot vabanque_random.go
+//	go build -o bot .
 //	referee match --game vabanque --bot a=./bot ...
+//
+// Here in sample-bots/go, beside the other games' bots: go build -o bot vabanque_random.go
 package main
 
 import (

@@ -12,6 +12,7 @@ mod counters;
 mod covert;
 mod determinism;
 mod doc_code;
+mod doc_outputs;
 mod drip;
 mod every_game;
 mod fair_cpu;
