@@ -56,7 +56,21 @@ fn check_command(argv: &[OsString], cli: Cli) -> Result<Cli, Refusal> {
     };
     // The command's words end the line (`trailing_var_arg`); a `--` before them is not among them.
     let start = argv.len() - args.command.len();
-    if rest.is_empty() || argv[start - 1] == "--" {
+    let marked = argv[start - 1] == "--";
+    // An option clap does not know starts the command (the command takes hyphens): refused as
+    // the unknown option it most likely is.
+    if program.starts_with('-') && !marked {
+        let before = &argv[..start];
+        return Err(Refusal::Order(format!(
+            "`{program}` is not an option of referee check (`referee check --help` lists them); \
+             if the bot's command starts with it, mark where the command starts with --: {}",
+            line(
+                before,
+                &[vec!["--".to_string()], args.command.clone()].concat()
+            )
+        )));
+    }
+    if rest.is_empty() || marked {
         return Ok(cli);
     }
     let options = Options::of("check");

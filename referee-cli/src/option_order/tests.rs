@@ -169,3 +169,27 @@ fn a_config_or_an_option_after_a_bot_is_no_part_of_it() {
         );
     }
 }
+
+#[test]
+fn an_unknown_option_before_the_command_is_named_as_one() {
+    let message = refused(&[
+        "check",
+        "--game",
+        "vabanque",
+        "--stderr-dir",
+        "errs",
+        "python3",
+        "bot.py",
+    ]);
+    assert!(
+        message.starts_with("`--stderr-dir` is not an option of referee check"),
+        "{message}"
+    );
+    assert!(
+        message.ends_with("referee check --game vabanque -- --stderr-dir errs python3 bot.py"),
+        "{message}"
+    );
+    // After `--`, it is the bot's.
+    let args = check(&["check", "--game", "vabanque", "--", "--odd-bot", "x"]);
+    assert_eq!(args.command, ["--odd-bot", "x"]);
+}
