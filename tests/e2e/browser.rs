@@ -271,7 +271,11 @@ impl Browser {
 
     /// Opens a file and waits until it has loaded (its scripts have run).
     pub fn open(&mut self, file: &Path) {
-        let url = file_url(file);
+        self.open_url(&file_url(file));
+    }
+
+    /// Opens `url` and waits until it has loaded (its scripts have run).
+    pub fn open_url(&mut self, url: &str) {
         self.events.retain(|e| e["method"] != "Page.loadEventFired");
         let navigated = self.call("Page.navigate", json!({"url": url}));
         assert!(

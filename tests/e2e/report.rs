@@ -188,6 +188,22 @@ fn the_report_shows_the_leaderboard_faults_with_their_stderr_and_replays_that_op
         "{text}"
     );
     assert!(text.contains(&format!("diarist: a bogus action in match {id}\n")));
+    // A fault's replay link opens the viewer at the fault's decision, as the bot's seat saw it.
+    let seat = seat_of(diarist, "diarist").unwrap();
+    let fault = diarist["faults"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["fault"] == "wrong_shape" && f["seat"] == seat as u64)
+        .unwrap();
+    let decision = fault["decision"].as_u64().unwrap();
+    let fault_href = browser.eval(&format!(
+        "document.querySelector(\"#bot-diarist .fault[data-match='{id}'][data-kind='wrong_shape'] a.replay\").getAttribute('href')"
+    ));
+    assert_eq!(
+        fault_href,
+        Value::String(format!("replays/{id}.html#decision={decision}&view={seat}"))
+    );
     let kinds = browser.texts("#bot-diarist .fault[data-kind='wrong_shape']");
     assert_eq!(kinds.len(), 16);
     keep_view(&mut browser, "header", "report-leaderboard.png");
@@ -205,7 +221,21 @@ fn the_report_shows_the_leaderboard_faults_with_their_stderr_and_replays_that_op
         "nothing left the page"
     );
     let replay = out.join("replays").join(format!("{id}.html"));
-    browser.open(&replay);
+    browser.open_url(&format!(
+        "{}#decision={decision}&view={seat}",
+        file_url(&replay)
+    ));
+    browser.wait_until("document.body.dataset.ready === 'true'");
+    assert_eq!(
+        browser.eval("Number(document.body.dataset.step)"),
+        Value::from(decision + 1),
+        "the step of decision {decision} (step 0 is the start)"
+    );
+    assert_eq!(
+        browser.eval("document.body.dataset.view"),
+        Value::String(seat.to_string()),
+        "as the diarist's seat saw it"
+    );
     assert_eq!(
         browser.eval(&format!(
             "JSON.parse(document.getElementById('{}').textContent)[0].match_id",

@@ -152,6 +152,14 @@
     return h("span", { class: "none" }, "-");
   }
 
+  /** The replay of the match of fault `f`, opened at its decision as the bot's seat saw it. */
+  function faultReplay(m, f) {
+    if (!m || !withPage.has(f.id)) return replayCell(m || { id: f.id });
+    const at = f.decision === null ? "" : `decision=${Number(f.decision)}&`;
+    return h("a", { class: "replay", href: `${replayHref(f.id)}#${at}view=${Number(m.seat)}`,
+      title: "the replay, at this decision, as this bot saw it" }, "replay");
+  }
+
   function stderrBlock(m, id) {
     const excerpt = m.stderr;
     if (!excerpt && m.stderr_unread) {
@@ -183,7 +191,7 @@
       bot.faults.forEach((f, k) => {
         const at = f.decision === null ? "at start-up or the end" : `decision ${f.decision}`;
         section.append(h("div", { class: "fault", "data-match": f.id, "data-kind": f.fault },
-          h("div", { class: "where" }, `match ${f.id}, ${at}: ${f.fault} `, replayCell(byMatch.get(f.id) || { id: f.id })),
+          h("div", { class: "where" }, `match ${f.id}, ${at}: ${f.fault} `, faultReplay(byMatch.get(f.id), f)),
           h("div", { class: "message" }, f.message)));
         // After the last fault of a match: what the bot wrote to stderr during it.
         const next = bot.faults[k + 1];

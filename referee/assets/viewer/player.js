@@ -143,6 +143,12 @@
     const params = new URLSearchParams(location.hash.slice(1));
     const step = Number(params.get("step"));
     if (Number.isInteger(step) && step >= 0 && step <= last) state.step = step;
+    // The log's decision number (a report's link to a fault): the step of that decision.
+    const decision = params.get("decision");
+    if (decision !== null) {
+      const at = steps.findIndex((s) => s.kind === "decision" && s.n === Number(decision));
+      if (at >= 0) state.step = at;
+    }
     const view = params.get("view");
     if (view !== null && view !== "truth" && Number(view) >= 0 && Number(view) < seats) state.seat = Number(view);
   }
