@@ -336,7 +336,11 @@ fn settings_the_nava_schedule_does_not_take_are_refused_with_what_to_do() {
         "the Nava schedule needs at least 9 bots; 8 were given",
     );
     refused(&["--matches", "10"], &field, "leave out --matches");
-    refused(&["--players", "3"], &field, "leave out --players");
+    refused(
+        &["--players", "3"],
+        &field,
+        "leave out the player count (--players, or `players` in the config file)",
+    );
     let out = shaped("machiavelli", &field, &dir.join("out"), "6", &[])
         .output()
         .unwrap();

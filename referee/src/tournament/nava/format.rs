@@ -47,7 +47,7 @@ impl Format for Nava {
         }
         if setup.players.is_some_and(|p| p != 4) {
             return Err(
-                "the Nava schedule sets the players (tables of 4, and of 3 with a BYE): leave out --players"
+                "the Nava schedule sets the players (tables of 4, and of 3 with a BYE): leave out the player count (--players, or `players` in the config file)"
                     .into(),
             );
         }
@@ -141,8 +141,10 @@ impl Format for Nava {
     fn seating(&self, bots: usize, _players: usize) -> String {
         let (tables, of_three) = table_counts(bots);
         format!(
-            "Nava at {tables} tables ({of_three} of 3), {} rounds of {} hands",
-            self.0.rounds, self.0.hands
+            "Nava at {}, {} rounds of {} hands",
+            tables_said(tables, of_three),
+            self.0.rounds,
+            self.0.hands
         )
     }
 
@@ -193,5 +195,37 @@ fn standings_of(board: &Leaderboard) -> Option<&NavaStandings> {
     match &board.format_standings {
         Some(FormatStandings::Nava(nava)) => Some(nava),
         None => None,
+    }
+}
+
+/// The tables of a Nava field, said whole: "3 tables of 4", "3 tables: 1 of 4, 2 of 3 (a BYE
+/// seat each)".
+fn tables_said(tables: usize, of_three: usize) -> String {
+    let word = |n: usize| if n == 1 { "table" } else { "tables" };
+    if of_three == 0 {
+        return format!("{tables} {} of 4", word(tables));
+    }
+    format!(
+        "{tables} {}: {} of 4, {of_three} of 3 (a BYE seat each)",
+        word(tables),
+        tables - of_three
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tables_said;
+    use crate::tournament::nava::seating::table_counts;
+
+    #[test]
+    fn the_start_line_says_how_many_tables_of_each_size() {
+        let said = |bots| {
+            let (tables, of_three) = table_counts(bots);
+            tables_said(tables, of_three)
+        };
+        assert_eq!(said(12), "3 tables of 4");
+        assert_eq!(said(10), "3 tables: 1 of 4, 2 of 3 (a BYE seat each)");
+        assert_eq!(said(9), "3 tables: 0 of 4, 3 of 3 (a BYE seat each)");
+        assert_eq!(said(13), "4 tables: 1 of 4, 3 of 3 (a BYE seat each)");
     }
 }
