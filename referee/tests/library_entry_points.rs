@@ -10,9 +10,14 @@ use referee::seat::{BotSpec, Launch, Sandbox, SandboxMode};
 use referee::tournament::{self, Outcome, Reporter, ScheduleKind, TournamentConfig, rerun};
 use std::path::{Path, PathBuf};
 
-/// The three Python sample bots of Vabanque, by absolute path.
-fn sample_bots() -> Vec<BotSpec> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sample-bots/python");
+/// The directory of the Python sample bots.
+fn samples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../sample-bots/python")
+}
+
+/// The three Python sample bots of Vabanque, each script named by `script` (its file name in
+/// [`samples`] to the word of the command).
+fn sample_bots_named(script: impl Fn(&str) -> String) -> Vec<BotSpec> {
     [
         "vabanque_heuristic.py",
         "vabanque_random.py",
@@ -20,11 +25,31 @@ fn sample_bots() -> Vec<BotSpec> {
     ]
     .iter()
     .enumerate()
-    .map(|(i, script)| {
-        let words = vec!["python3".into(), dir.join(script).display().to_string()];
+    .map(|(i, file)| {
+        let words = vec!["python3".into(), script(file)];
         BotSpec::new(Some(format!("bot-{i}")), Launch::Command(words)).unwrap()
     })
     .collect()
+}
+
+/// The three Python sample bots of Vabanque, by absolute path.
+fn sample_bots() -> Vec<BotSpec> {
+    sample_bots_named(|file| samples().join(file).display().to_string())
+}
+
+/// A match of Vabanque between `bots`, under the default policies.
+fn vabanque_match(bots: Vec<BotSpec>, seed: u64, match_id: &str) -> MatchConfig {
+    MatchConfig {
+        game: engine::GameKind::Vabanque,
+        options: serde_json::json!({}),
+        bots,
+        seed,
+        match_id: match_id.into(),
+        max_faults: 3,
+        policy: Default::default(),
+        process: ProcessPolicy::default(),
+        outputs: Vec::new(),
+    }
 }
 
 /// What the events said.
@@ -85,17 +110,7 @@ fn scratch(name: &str) -> PathBuf {
 
 #[tokio::test]
 async fn a_match_of_sample_bot_processes_runs_under_the_default_policy() {
-    let config = MatchConfig {
-        game: engine::GameKind::Vabanque,
-        options: serde_json::json!({}),
-        bots: sample_bots(),
-        seed: 7,
-        match_id: "library-1".into(),
-        max_faults: 3,
-        policy: Default::default(),
-        process: ProcessPolicy::default(),
-        outputs: Vec::new(),
-    };
+    let config = vabanque_match(sample_bots(), 7, "library-1");
     config.check().unwrap();
     let mut seen = Seen::default();
     let record = run_match(&config, None, &mut MatchLog::none(), &mut seen)
@@ -110,17 +125,7 @@ async fn a_match_of_sample_bot_processes_runs_under_the_default_policy() {
 
 #[test]
 fn a_match_of_too_few_bots_is_refused_with_the_games_player_counts() {
-    let config = MatchConfig {
-        game: engine::GameKind::Vabanque,
-        options: serde_json::json!({}),
-        bots: sample_bots()[..2].to_vec(),
-        seed: 7,
-        match_id: "library-2".into(),
-        max_faults: 3,
-        policy: Default::default(),
-        process: ProcessPolicy::default(),
-        outputs: Vec::new(),
-    };
+    let config = vabanque_match(sample_bots()[..2].to_vec(), 7, "library-2");
     let error = config.check().unwrap_err();
     assert_eq!(
         error.to_string(),
@@ -202,35 +207,12 @@ fn a_workdir_inside_an_output_is_refused_before_anything_changes() {
 
 #[tokio::test]
 async fn bots_run_from_the_policys_directory_and_the_referee_stays_where_it_is() {
-    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sample-bots/python");
+    let samples = samples();
     // Relative commands, found only from the sample bots' directory.
-    let bots = [
-        "vabanque_heuristic.py",
-        "vabanque_random.py",
-        "vabanque_random.py",
-    ]
-    .iter()
-    .enumerate()
-    .map(|(i, script)| {
-        let words = vec!["python3".into(), script.to_string()];
-        BotSpec::new(Some(format!("bot-{i}")), Launch::Command(words)).unwrap()
-    })
-    .collect();
+    let bots = sample_bots_named(str::to_string);
     let here = std::env::current_dir().unwrap();
-    let mut config = MatchConfig {
-        game: engine::GameKind::Vabanque,
-        options: serde_json::json!({}),
-        bots,
-        seed: 9,
-        match_id: "library-from".into(),
-        max_faults: 3,
-        policy: Default::default(),
-        process: ProcessPolicy {
-            from: Some(samples.clone()),
-            ..ProcessPolicy::default()
-        },
-        outputs: Vec::new(),
-    };
+    let mut config = vabanque_match(bots, 9, "library-from");
+    config.process.from = Some(samples.clone());
     config.check().unwrap();
     let mut seen = Seen::default();
     let record = run_match(&config, None, &mut MatchLog::none(), &mut seen)

@@ -3,6 +3,7 @@
 //! directory): the bots are started there and the relative paths of the run (commands,
 //! workdirs, hidden paths) are found from there.
 
+use super::rerun_trust::same_dir;
 use super::run_record::RunRecord;
 use crate::seat::notice::Notice;
 use crate::untrusted::shown;
@@ -25,8 +26,9 @@ impl RunFrom {
         let Some(run) = run else {
             return RunFrom::default();
         };
+        // The one test of "the same directory" the review applies ([`same_dir`]).
         let here = std::env::current_dir().ok();
-        if here.as_deref() == Some(run.cwd.as_path()) {
+        if here.is_some_and(|here| same_dir(&run.cwd, &here)) {
             return RunFrom::default();
         }
         let cwd = run.cwd.to_string_lossy();

@@ -208,7 +208,7 @@ impl RerunPlan {
 }
 
 /// Whether `a` and `b` are one directory (by their paths, links resolved where they exist).
-fn same_dir(a: &Path, b: &Path) -> bool {
+pub(super) fn same_dir(a: &Path, b: &Path) -> bool {
     let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| PathBuf::from(p));
     a == b || real(a) == real(b)
 }
