@@ -95,6 +95,27 @@ fn legend_text(columns: &[Column], markdown: bool) -> String {
     out
 }
 
+/// The notes under the standings (what a reader must know before comparing the rows), each a
+/// paragraph: wrapped for the terminal, as they are for Markdown; "" for none.
+fn notes_text(notes: &[String], markdown: bool) -> String {
+    let mut out = String::new();
+    for note in notes {
+        out.push('\n');
+        if markdown {
+            out += &escaped(note, true);
+            out.push('\n');
+            continue;
+        }
+        let options = textwrap::Options::new(LEGEND_WIDTH)
+            .word_splitter(textwrap::WordSplitter::NoHyphenation);
+        for line in textwrap::wrap(&untrusted::line(note), options) {
+            out += line.trim_end();
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// The leaderboard in `format`; the table and Markdown with the legend under the standings
 /// when `legend` is [`Legend::Shown`] (JSON and CSV never have it).
 pub fn render(board: &Leaderboard, format: BoardFormat, legend: Legend) -> String {
@@ -111,9 +132,10 @@ pub fn render(board: &Leaderboard, format: BoardFormat, legend: Legend) -> Strin
                 Legend::Hidden => String::new(),
             };
             format!(
-                "{}\n\n{}\n{words}\nHead to head (how often the row bot finished above the column bot, of their meetings):\n\n{}\n",
+                "{}\n\n{}\n{}{words}\nHead to head (how often the row bot finished above the column bot, of their meetings):\n\n{}\n",
                 escaped(&text.summary, md),
                 table(text.standings_with_header(), md),
+                notes_text(&text.notes, md),
                 table(text.head_to_head, md)
             )
         }

@@ -22,6 +22,7 @@ mod faulty_tournament;
 mod hostile_results;
 mod huge_numbers;
 mod leaderboard;
+mod leaderboard_notes;
 mod lifecycle;
 mod lines_and_environment;
 mod machiavelli;

@@ -38,6 +38,9 @@
           ? h("td", { class: "text" }, h("a", { href: `#${botAnchor(cell)}` }, cell))
           : h("td", { class: i === wide ? "wide" : null }, cell))));
     });
+    // What a reader must know before comparing the rows, under the table (issue 28).
+    const notes = data.table.notes || [];
+    notes.slice().reverse().forEach((note) => table.parentElement.after(h("p", { class: "note" }, note)));
     const legend = byId("legend");
     columns.forEach((c) => legend.append(h("dt", {}, c.title), h("dd", {}, c.legend)));
   }

@@ -26,6 +26,9 @@ pub struct StandingsTable {
     pub columns: Vec<Column>,
     /// One row of cells per bot, best first, a cell per column.
     pub rows: Vec<Vec<String>>,
+    /// What a reader must know before comparing the rows (a gauntlet's candidate, pairs a
+    /// Nava movement keeps together), a paragraph each, shown under the table.
+    pub notes: Vec<String>,
 }
 
 /// One bot's points added up round by round (a format played in rounds: the report's chart).

@@ -6,6 +6,8 @@
 //! the ratings' are made here.
 
 use super::board_cells::{StandingsTable, column, faults, fixed};
+use super::format::candidate::CandidateStanding;
+use super::format::own_standings::FormatStandings;
 use super::legend::{self, Context};
 use super::standings::{Leaderboard, Standing};
 use crate::numbers::grouped;
@@ -23,6 +25,9 @@ pub struct BoardTable {
     pub columns: Vec<Column>,
     /// One row of cells per bot, best first, a cell per column.
     pub rows: Vec<Vec<String>>,
+    /// What a reader must know before comparing the rows, a paragraph each, shown under the
+    /// standings (with or without the legend).
+    pub notes: Vec<String>,
     /// The head-to-head matrix: the title of its first column, then a row per bot (its name,
     /// then a cell per bot in the same order: `80% of 120`, `-` on the diagonal and where two
     /// bots never met).
@@ -61,6 +66,7 @@ pub fn board_table(board: &Leaderboard) -> BoardTable {
         summary,
         columns,
         rows,
+        notes,
     } = board
         .format
         .format()
@@ -70,23 +76,47 @@ pub fn board_table(board: &Leaderboard) -> BoardTable {
         summary,
         columns,
         rows,
+        notes,
         head_to_head: head_to_head(board),
     }
 }
 
-/// The standings by rating.
+/// The standings by rating; a gauntlet's candidate marked, with the note that says what it is
+/// ranked by.
 fn rating_table(board: &Leaderboard) -> StandingsTable {
     let context = Context {
         score_name: &board.score_name,
         higher_is_better: board.higher_is_better,
     };
+    let candidate = candidate_of(board);
+    let mut rows: Vec<Vec<String>> = board.standings.iter().map(rating_row).collect();
+    if let Some(c) = candidate {
+        for row in rows.iter_mut().filter(|row| row[1] == c.bot) {
+            row[2] = format!("{:.2} *", c.rank_rating);
+        }
+    }
     StandingsTable {
         summary: format!(
-            "{}: {} of {} scheduled matches; ordered by the conservative rating μ − 3σ (Weng-Lin)",
-            board.game, board.matches, board.scheduled
+            "{}: {} of {} scheduled matches; ordered by the conservative rating μ − 3σ (Weng-Lin){}",
+            board.game,
+            board.matches,
+            board.scheduled,
+            match candidate {
+                Some(_) => ", the candidate's at the others' σ (*)",
+                None => "",
+            }
         ),
-        columns: rating_columns(&context),
-        rows: board.standings.iter().map(rating_row).collect(),
+        columns: rating_columns(&context, candidate.is_some()),
+        rows,
+        notes: candidate.map(legend::candidate_note).into_iter().collect(),
+    }
+}
+
+/// A gauntlet's candidate as its leaderboard ranks it, if `board` is a gauntlet's.
+fn candidate_of(board: &Leaderboard) -> Option<&CandidateStanding> {
+    match &board.format_standings {
+        Some(FormatStandings::Gauntlet(c)) => Some(c),
+        _ => None,
     }
 }
 
@@ -100,8 +130,10 @@ pub fn board_csv(board: &Leaderboard) -> Vec<Vec<String>> {
         .unwrap_or_else(|| rating_csv(board))
 }
 
-/// The standings by rating as CSV rows.
+/// The standings by rating as CSV rows; a gauntlet's with two more columns: the rating each
+/// bot is ranked by (the candidate's at the others' σ) and which bot is the candidate.
 fn rating_csv(board: &Leaderboard) -> Vec<Vec<String>> {
+    let candidate = candidate_of(board);
     let header = [
         "rank",
         "bot",
@@ -120,8 +152,11 @@ fn rating_csv(board: &Leaderboard) -> Vec<Vec<String>> {
     ];
     let opt = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
     let mut rows = vec![header.map(String::from).to_vec()];
+    if candidate.is_some() {
+        rows[0].extend(["rank_rating", "candidate"].map(String::from));
+    }
     for s in &board.standings {
-        rows.push(vec![
+        let mut row = vec![
             s.rank.to_string(),
             untrusted::csv::text(&s.bot),
             s.conservative.to_string(),
@@ -136,18 +171,37 @@ fn rating_csv(board: &Leaderboard) -> Vec<Vec<String>> {
             s.fault_total().to_string(),
             opt(s.mean_ms),
             opt(s.p99_ms),
-        ]);
+        ];
+        if let Some(c) = candidate {
+            let is_candidate = s.bot == c.bot;
+            let rating = if is_candidate {
+                c.rank_rating
+            } else {
+                s.conservative
+            };
+            row.extend([rating.to_string(), is_candidate.to_string()]);
+        }
+        rows.push(row);
     }
     rows
 }
 
-fn rating_columns(c: &Context<'_>) -> Vec<Column> {
+/// The columns by rating; a gauntlet's (`gauntlet`) say how its candidate is ranked.
+fn rating_columns(c: &Context<'_>, gauntlet: bool) -> Vec<Column> {
+    let (rank, rating, matches) = match gauntlet {
+        true => (
+            legend::GAUNTLET_RANK,
+            legend::GAUNTLET_CONSERVATIVE,
+            legend::GAUNTLET_MATCHES,
+        ),
+        false => (legend::RANK, legend::CONSERVATIVE, legend::MATCHES),
+    };
     vec![
-        column("rank", legend::RANK),
+        column("rank", rank),
         column("bot", legend::BOT),
-        column("rating μ−3σ", legend::CONSERVATIVE),
+        column("rating μ−3σ", rating),
         column("μ ± σ", legend::MU_SIGMA),
-        column("matches", legend::MATCHES),
+        column("matches", matches),
         column("wins", legend::WINS),
         column("win rate", legend::WIN_RATE),
         column("mean rank", legend::MEAN_RANK),
@@ -222,6 +276,7 @@ mod tests {
                 column("matches", legend::MATCHES),
             ],
             rows: Vec::new(),
+            notes: Vec::new(),
             head_to_head: Vec::new(),
         };
         let titles: Vec<String> = table.legend().into_iter().map(|c| c.title).collect();

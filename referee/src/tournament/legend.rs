@@ -3,6 +3,8 @@
 //! them with the columns, and any rendering (the HTML report, the terminal) shows them from
 //! there.
 
+use super::format::candidate::CandidateStanding;
+
 /// What the legend needs to know of the tournament.
 #[derive(Clone, Copy, Debug)]
 pub struct Context<'a> {
@@ -35,17 +37,69 @@ impl Context<'_> {
 /// The rank column, for a leaderboard ordered by rating.
 pub const RANK: &str = "The bot's place, best first: ordered by the rating μ − 3σ (equal ratings keep the order the bots were given in).";
 
+/// The rank column of a gauntlet.
+pub const GAUNTLET_RANK: &str = "The bot's place, best first: ordered by the rating μ − 3σ, the candidate's taken with the others' σ (see the note under the table); equal ratings keep the order the bots were given in.";
+
 /// The bot column.
 pub const BOT: &str = "The bot's name, as given to the tournament.";
 
 /// The conservative rating.
 pub const CONSERVATIVE: &str = "A cautious estimate of the bot's strength: its rating μ minus three times its uncertainty σ. The bot is about 99.9% likely to be at least this strong. A bot with few matches has a large σ, so it has to prove itself before it ranks high. The leaderboard is ordered by this number.";
 
+/// The conservative rating of a gauntlet.
+pub const GAUNTLET_CONSERVATIVE: &str = "A cautious estimate of the bot's strength: its rating μ minus three times its uncertainty σ, about 99.9% likely to be below its true strength. In a gauntlet the candidate plays every match and the others a share of them, so the candidate's σ is smaller: it is measured better, not stronger. So its number here (marked *) is μ − 3σ with the others' σ (their median), which compares it with them like with like; the leaderboard is ordered by this number. To compare strengths, read μ.";
+
 /// μ ± σ.
 pub const MU_SIGMA: &str = "The bot's rating μ and its uncertainty σ (Weng-Lin, also called OpenSkill). Every bot starts at 25 ± 8.33; finishing above other bots raises μ, more so above strong ones, and every match makes σ smaller.";
 
 /// Matches played.
 pub const MATCHES: &str = "How many matches the bot played.";
+
+/// Matches played in a gauntlet.
+pub const GAUNTLET_MATCHES: &str = "How many matches the bot played: the candidate plays every match, each other bot a share of them.";
+
+/// The note under a gauntlet's table: why the candidate's σ is smaller, and what it is ranked
+/// by instead of its own μ − 3σ.
+pub fn candidate_note(c: &CandidateStanding) -> String {
+    let others = if c.others_matches_min == c.others_matches_max {
+        c.others_matches_min.to_string()
+    } else {
+        format!("{} to {}", c.others_matches_min, c.others_matches_max)
+    };
+    format!(
+        "* {} is the candidate: it plays every match, so its σ is smaller ({:.2} against the others' {:.2}) because it played {} matches to the others' {others}: it is measured better, not stronger. It is ranked by μ − 3σ with the others' σ, {:.2} − 3 × {:.2} = {:.2}; with its own σ it would be {:.2}. To compare strengths, read μ.",
+        c.bot,
+        c.sigma,
+        c.others_sigma,
+        c.matches,
+        c.mu,
+        c.others_sigma,
+        c.rank_rating,
+        c.own_rating
+    )
+}
+
+/// The note under a Nava table when the movement keeps pairs of bots at one table in every
+/// round (`pairs`, their names; docs/tournament.md §11).
+pub fn together_note(bots: usize, rounds: usize, pairs: &[[String; 2]]) -> String {
+    const SHOWN: usize = 8;
+    let mut named: Vec<String> = pairs
+        .iter()
+        .take(SHOWN)
+        .map(|[a, b]| format!("{a}·{b}"))
+        .collect();
+    if pairs.len() > SHOWN {
+        named.push("…".into());
+    }
+    let count = match pairs.len() {
+        1 => "1 pair".to_string(),
+        n => format!("{n} pairs"),
+    };
+    format!(
+        "note: with {bots} bots the tables' movement keeps {count} of bots at one table in all {rounds} rounds ({}): each such pair meets in every match either plays, so their head-to-head says little (docs/tournament.md §11).",
+        named.join(", ")
+    )
+}
 
 /// Wins, fractional when first places are shared.
 pub const WINS: &str = "First places. A first place shared by k bots counts 1/k for each of them, which is why wins can be fractional: 65.5 is 65 first places alone and one shared by two bots.";

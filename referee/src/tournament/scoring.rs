@@ -30,6 +30,7 @@ pub fn leaderboard(
         seed: meta.seed,
         higher_is_better,
         format: meta.format,
+        candidate: meta.candidate.as_deref(),
     };
     Ok(meta.format.format().leaderboard(&field, &refs))
 }

@@ -32,6 +32,8 @@ pub struct Field<'a> {
     pub higher_is_better: bool,
     /// The format the tournament is played in.
     pub format: FormatSpec,
+    /// The gauntlet's candidate (none for other formats).
+    pub candidate: Option<&'a str>,
 }
 
 /// One bot's line of the leaderboard.

@@ -13,6 +13,7 @@ pub(super) fn vabanque(bots: &[String], scheduled: u64) -> Field<'_> {
         seed: 0,
         higher_is_better: true,
         format: FormatSpec::default(),
+        candidate: None,
     }
 }
 

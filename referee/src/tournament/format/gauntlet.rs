@@ -1,9 +1,12 @@
 //! The gauntlet: one candidate against every (P−1)-subset of the others, in turn.
 
+use super::candidate::ranked;
 use super::combinations::Combinations;
 use super::{Format, ScheduleSpec, ScheduledMatch, binomial, feasible, rotated};
+use crate::tournament::match_result::MatchResult;
 use crate::tournament::meta::TournamentMeta;
 use crate::tournament::out_of_bounds::{OutOfBounds, out};
+use crate::tournament::standings::{Field, Leaderboard, compute};
 
 /// The candidate (`spec.candidate`) in every match, the others as in a round-robin of P−1.
 pub struct Gauntlet;
@@ -59,5 +62,15 @@ impl Format for Gauntlet {
             }
         }
         schedule
+    }
+
+    /// The ratings, the candidate ranked among the others by μ − 3σ at their σ
+    /// ([`ranked`]): it plays every match, so its own σ is smaller than theirs.
+    fn leaderboard(&self, field: &Field<'_>, results: &[&MatchResult]) -> Leaderboard {
+        let board = compute(field, results);
+        match field.candidate {
+            Some(candidate) => ranked(board, candidate),
+            None => board,
+        }
     }
 }

@@ -11,6 +11,7 @@
 //! position in the schedule; its seed is derived from the tournament seed and its group, so any
 //! match can be replayed alone with `referee match`.
 
+pub mod candidate;
 mod combinations;
 mod gauntlet;
 pub mod own_standings;

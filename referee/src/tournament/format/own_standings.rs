@@ -1,6 +1,7 @@
 //! What a format adds to the leaderboard's numbers: its own standings, one variant per format
 //! that has some, written in the leaderboard's JSON under the format's key.
 
+use super::candidate::CandidateStanding;
 use crate::tournament::nava::standings::NavaStandings;
 use serde::Serialize;
 
@@ -9,5 +10,7 @@ use serde::Serialize;
 #[serde(rename_all = "snake_case")]
 pub enum FormatStandings {
     /// A Nava tournament's Victory Points (`nava`).
-    Nava(NavaStandings),
+    Nava(Box<NavaStandings>),
+    /// How a gauntlet's candidate is ranked among the others (`gauntlet`).
+    Gauntlet(Box<CandidateStanding>),
 }

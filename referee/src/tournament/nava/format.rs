@@ -173,7 +173,7 @@ impl Format for Nava {
             .collect();
         let ranks: Vec<usize> = vp.rows.iter().map(|row| row.rank).collect();
         let mut board = board.reordered(&order, &ranks);
-        board.format_standings = Some(FormatStandings::Nava(vp));
+        board.format_standings = Some(FormatStandings::Nava(Box::new(vp)));
         board
     }
 
@@ -193,8 +193,8 @@ impl Format for Nava {
 /// The Victory Points of a leaderboard scored by [`Nava`].
 fn standings_of(board: &Leaderboard) -> Option<&NavaStandings> {
     match &board.format_standings {
-        Some(FormatStandings::Nava(nava)) => Some(nava),
-        None => None,
+        Some(FormatStandings::Nava(nava)) => Some(nava.as_ref()),
+        _ => None,
     }
 }
 

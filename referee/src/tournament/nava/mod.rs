@@ -18,6 +18,7 @@ pub mod standings;
 pub mod table;
 #[cfg(test)]
 mod tests;
+pub mod together;
 pub mod vp;
 
 pub use format::Nava;

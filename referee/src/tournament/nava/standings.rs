@@ -5,6 +5,7 @@
 
 use super::seating::{Wind, seatings};
 use super::spec::NavaSpec;
+use super::together::together_every_round;
 use super::vp::{TableEntry, Totals, order, table_vp};
 use crate::tournament::match_result::MatchResult;
 use serde::Serialize;
@@ -23,6 +24,10 @@ pub struct NavaStandings {
     pub higher_is_better: bool,
     /// One line per bot, best first.
     pub rows: Vec<NavaRow>,
+    /// The pairs of bots the movement keeps at one table in every round (by name, in field
+    /// order), whose head-to-head therefore says little.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub together: Vec<[String; 2]>,
 }
 
 /// One bot's line.
@@ -153,6 +158,10 @@ pub fn nava_standings(
         tables,
         higher_is_better,
         rows,
+        together: together_every_round(&rounds)
+            .into_iter()
+            .map(|(a, b)| [bots[a].clone(), bots[b].clone()])
+            .collect(),
     }
 }
 

@@ -20,6 +20,14 @@ pub fn standings_table(board: &Leaderboard, nava: &NavaStandings) -> StandingsTa
         summary: summary(board, nava),
         columns: columns(&context, nava),
         rows: rows(board, nava),
+        notes: match nava.together.is_empty() {
+            true => Vec::new(),
+            false => vec![legend::together_note(
+                nava.rows.len(),
+                nava.rounds,
+                &nava.together,
+            )],
+        },
     }
 }
 

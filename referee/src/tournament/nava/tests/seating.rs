@@ -1,5 +1,6 @@
 //! Seating: table counts, the first round's draw, movement, and who meets whom.
 
+use super::super::together::together_every_round;
 use super::super::*;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -251,6 +252,8 @@ fn with_three_tables_north_meets_west_and_east_meets_south_every_round() {
                 .copied()
                 .collect();
             assert_eq!(always, together, "{bots} bots");
+            let found: BTreeSet<_> = together_every_round(&rounds).into_iter().collect();
+            assert_eq!(found, always, "{bots} bots: the leaderboard's note");
             // One East–South pair a table, one North–West pair a table of 4.
             assert_eq!(always.len(), bots - 6, "{bots} bots");
         }
@@ -278,6 +281,8 @@ fn with_four_tables_east_meets_west_every_round() {
                 seat_pairs(&rounds[0], Wind::East, Wind::West),
                 "{bots} bots"
             );
+            let found: BTreeSet<_> = together_every_round(&rounds).into_iter().collect();
+            assert_eq!(found, always, "{bots} bots: the leaderboard's note");
         }
     }
     let found: Vec<_> = (13..=16)
@@ -291,5 +296,6 @@ fn forty_one_bots_never_meet_twice_in_five_rounds() {
     // T = 11 is prime and no two steps are equal mod 11: two seats meet at most once in 11
     // rounds, and two bots of the same seat never meet again.
     assert_eq!(repeats(41, 1), 0);
+    assert!(together_every_round(&seatings(41, 5, 1)).is_empty());
     assert_eq!(repeats(41, 2), 0);
 }
