@@ -342,6 +342,10 @@ pub struct CheckArgs {
     /// The seed the matches' seeds are derived from [default: 1].
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Keep the bot's whole stderr (capped at 1 MiB) in DIR/NAME.stderr; a failed item shows
+    /// the bot's last stderr lines up to its failure either way.
+    #[arg(long, value_name = "DIR")]
+    pub stderr_dir: Option<PathBuf>,
     /// Time limits, fault limit, sandbox and game options, as for `referee match`.
     #[command(flatten)]
     pub refereeing: RefereeingArgs,

@@ -11,7 +11,9 @@ use engine::GameKind;
 use protocol::ExitCode;
 use referee::check::sparring_partners;
 use referee::check::{CheckConfig, Report, check};
-use referee::seat::{BotSpec, Launch};
+use referee::seat::{BotSpec, Launch, StderrFile};
+use std::path::PathBuf;
+use std::sync::Arc;
 
 /// The seed a check's matches come from when none is given: checks are repeatable.
 const DEFAULT_SEED: u64 = 1;
@@ -47,22 +49,35 @@ fn run_game<G: Game>(kind: GameKind, args: CheckArgs) -> Result<ExitCode, Failur
     bot.check::<G>().map_err(Failure::usage)?;
     let options = super::match_config::game_options(toml::Table::new(), &args.refereeing.options)?;
     let options = engine::shared_rules::options_from_json::<G>(&options).map_err(Failure::usage)?;
+    let outputs: Vec<PathBuf> = args.stderr_dir.iter().cloned().collect();
     let process = refereeing
         .process
-        .resolve(std::slice::from_mut(&mut bot), &[])
+        .resolve(std::slice::from_mut(&mut bot), &outputs)
         .map_err(Failure::usage)?;
     super::output::notices(&process.notices, refereeing.verbose);
     let process = process.options;
+    let stderr_dir = match &args.stderr_dir {
+        Some(dir) => Some(Arc::new(super::private_dir::create(dir)?)),
+        None => None,
+    };
+    // The file the bot's stderr is kept in, as the table names it.
+    let stderr_file = stderr_dir
+        .as_ref()
+        .map(|dir| dir.path_of(&StderrFile::of_bot(dir, &bot.name).name));
     let config = CheckConfig {
         bot,
         process,
         seed: args.seed.unwrap_or(DEFAULT_SEED),
         max_faults: refereeing.max_faults,
         policy: refereeing.policy,
+        stderr_dir,
     };
     let report: Report = until_interrupted(check::<G>(&config, &options))?;
     match args.format {
-        Format::Table => out!("{}", super::check_render::table(&report, kind.name())),
+        Format::Table => out!(
+            "{}",
+            super::check_render::table(&report, kind.name(), stderr_file.as_deref())
+        ),
         Format::Json => out!("{}\n", super::check_render::json(&report)),
     }
     Ok(if report.passed {

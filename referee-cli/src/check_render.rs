@@ -4,18 +4,20 @@
 //! the check quoted it; every text is escaped again here ([`referee::untrusted::line`]), the
 //! guard that holds whatever a detail quotes.
 
-use referee::check::{Report, Verdict};
+use referee::check::{Report, StderrLines, Verdict};
 use referee::untrusted::{line, shown};
+use std::path::Path;
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
 /// The widest detail shown in the table; the failures below it are shown whole.
 const DETAIL_WIDTH: usize = 80;
 
-/// The checklist as a table, each failure with what was expected, what came and where the rule
-/// is, each required item not run with why, any other detail the table cut in full, then the
-/// one-line summary.
-pub fn table(report: &Report, game: &str) -> String {
+/// The checklist as a table, each failure with what was expected, what came, the bot's last
+/// stderr lines up to it and where the rule is, each required item not run with why, any other
+/// detail the table cut in full, then the one-line summary and, with `--stderr-dir`, the file
+/// that holds the bot's whole stderr (`stderr_file`).
+pub fn table(report: &Report, game: &str, stderr_file: Option<&Path>) -> String {
     let played = match report.matches.len() {
         0 => "no match played".to_string(),
         1 => "1 match".to_string(),
@@ -52,6 +54,9 @@ pub fn table(report: &Report, game: &str) -> String {
                     text.push_str(&format!("  expected: {}\n", shown(expected)));
                 }
                 text.push_str(&format!("  got:      {}\n", shown(&item.detail)));
+                if let Some(stderr) = &item.stderr {
+                    text.push_str(&stderr_lines(stderr));
+                }
             }
             Verdict::NotRun if item.required => {
                 text.push_str(&format!(
@@ -79,6 +84,27 @@ pub fn table(report: &Report, game: &str) -> String {
     text.push('\n');
     text.push_str(&line(&report.summary));
     text.push('\n');
+    if let Some(file) = stderr_file {
+        text.push_str(&format!(
+            "the bot's stderr: {}\n",
+            line(&file.display().to_string())
+        ));
+    }
+    text
+}
+
+/// A failure's stderr: up to when, then each line marked as the bot's (`| `), escaped again
+/// (the library escaped them for a terminal already).
+fn stderr_lines(stderr: &StderrLines) -> String {
+    let earlier = if stderr.earlier {
+        "its last lines"
+    } else {
+        "all it wrote"
+    };
+    let mut text = format!("  stderr:   {earlier} up to {}:\n", shown(&stderr.until));
+    for l in &stderr.lines {
+        text.push_str(&format!("            | {}\n", line(l)));
+    }
     text
 }
 

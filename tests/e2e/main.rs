@@ -7,6 +7,7 @@
 mod bouillabaisse;
 mod browser;
 mod check;
+mod check_stderr;
 mod cli_errors;
 mod counters;
 mod covert;

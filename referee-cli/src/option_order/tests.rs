@@ -176,17 +176,17 @@ fn an_unknown_option_before_the_command_is_named_as_one() {
         "check",
         "--game",
         "vabanque",
-        "--stderr-dir",
+        "--stderr-file",
         "errs",
         "python3",
         "bot.py",
     ]);
     assert!(
-        message.starts_with("`--stderr-dir` is not an option of referee check"),
+        message.starts_with("`--stderr-file` is not an option of referee check"),
         "{message}"
     );
     assert!(
-        message.ends_with("referee check --game vabanque -- --stderr-dir errs python3 bot.py"),
+        message.ends_with("referee check --game vabanque -- --stderr-file errs python3 bot.py"),
         "{message}"
     );
     // After `--`, it is the bot's.

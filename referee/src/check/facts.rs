@@ -39,6 +39,9 @@ pub struct Facts {
     pub eof_exit: Option<Exit>,
     /// The most memory the bot held, measured before `goodbye`.
     pub peak_memory: Option<PeakMemory>,
+    /// The end of the bot's stderr when the check was done with its process (after `goodbye`,
+    /// or when it was stopped), lossily decoded; for failures at no request.
+    pub stderr_end: String,
 }
 
 /// A handshake that succeeded.
@@ -112,6 +115,9 @@ pub struct Decision {
     /// What the bot was told when the rules refused its answer with the game's own penalty
     /// ([`Game::refusal`](engine::Game::refusal)); `None` when the answer was played as sent.
     pub refused: Option<String>,
+    /// What the bot wrote to its stderr during this request (since its previous one), as the
+    /// match log records it; `None` when it wrote nothing.
+    pub stderr: Option<String>,
 }
 
 /// How the bot ended after `goodbye` (or the end of its input) and the end of its input.
@@ -156,8 +162,13 @@ impl MatchFacts {
         let mine = |f: &&FaultRecord| f.seat == seat;
         let faults = &record.faults;
         let mut decisions = Vec::new();
+        // A decision's stderr is logged just before its action.
+        let mut stderr: Option<(u64, String)> = None;
         for entry in log {
             match entry {
+                LogRecord::Stderr {
+                    n, seat: s, text, ..
+                } if *s == seat => stderr = Some((*n, text.clone())),
                 LogRecord::Action {
                     n,
                     seat: s,
@@ -172,6 +183,10 @@ impl MatchFacts {
                         .filter(|f| f.decision == Some(*n))
                         .cloned()
                         .collect();
+                    let written = stderr
+                        .take()
+                        .filter(|(at, _)| at == n)
+                        .map(|(_, text)| text);
                     // A decision the referee took without a fault at it was never asked: the
                     // bot had been stopped before.
                     if *substituted && at.is_empty() {
@@ -188,6 +203,7 @@ impl MatchFacts {
                             .iter()
                             .find(|(decision, _)| decision == n)
                             .map(|(_, message)| message.clone()),
+                        stderr: written,
                     });
                 }
                 _ => {}
@@ -269,10 +285,19 @@ mod tests {
             duration_ms: 1.0,
             internal_error: None,
         };
-        // Seat 1 answers decision 1 late, crashes at 3, and the referee plays 5 for it.
-        let log: Vec<LogRecord> = (0..6)
+        // Seat 1 answers decision 1 late, crashes at 3 (writing its last words to stderr), and
+        // the referee plays 5 for it.
+        let mut log: Vec<LogRecord> = (0..6)
             .map(|n| action(n, (n % 2) as usize, n % 2 == 1))
             .collect();
+        let words = |seat| LogRecord::Stderr {
+            n: 3,
+            seat,
+            text: format!("seat {seat}'s words\n"),
+            cut: 0,
+        };
+        log.insert(3, words(1));
+        log.insert(2, words(0));
         let refused = [(3, "told".to_string())];
         let facts =
             MatchFacts::from_match(2, 1, 40, &record, &log, &refused, vec![(1, Probe::Error)]);
@@ -282,6 +307,12 @@ mod tests {
         assert_eq!(facts.decisions[1].faults[0].fault, FaultKind::Exited);
         assert_eq!(facts.decisions[0].refused, None);
         assert_eq!(facts.decisions[1].refused.as_deref(), Some("told"));
+        assert_eq!(facts.decisions[0].stderr, None);
+        assert_eq!(
+            facts.decisions[1].stderr.as_deref(),
+            Some("seat 1's words\n"),
+            "its own, not another seat's"
+        );
         assert_eq!(facts.other_faults.len(), 1);
         assert!(facts.stopped);
         assert_eq!(facts.seed, 9);

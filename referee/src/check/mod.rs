@@ -18,7 +18,10 @@ mod verdict;
 
 pub use facts::{Decision, Exit, Facts, Gone, Hello, MatchFacts, Probe};
 pub use items::ItemId;
-pub use report::{DecisionTimes, ItemReport, MatchPlayed, Report, Verdict};
+pub use report::{
+    DecisionTimes, ItemReport, MatchPlayed, Report, STDERR_LINE_CHARS, STDERR_LINES_SHOWN,
+    StderrLines, Verdict,
+};
 pub use session::{CheckConfig, MAX_MATCHES, PROBE_AT, PROBE_MATCH, SETTLE_BOUND, gather};
 pub use sparring::{sparring_partners, trial_players};
 pub use verdict::verdicts;

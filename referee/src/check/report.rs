@@ -50,7 +50,29 @@ pub struct ItemReport {
     pub expected: Option<String>,
     /// Where the rule is written (a file and section of the docs).
     pub doc: &'static str,
+    /// For a failure: the bot's last stderr lines up to it, if it wrote any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<StderrLines>,
 }
+
+/// The last lines a bot wrote to its stderr up to a moment of the check (a failure's).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StderrLines {
+    /// Up to when: "decision 13 of match 1 (move, request id 40)", or "the end of its run".
+    pub until: String,
+    /// The lines, oldest first: at most [`STDERR_LINES_SHOWN`], none blank, each escaped
+    /// for a terminal ([`untrusted::line`](crate::untrusted::line)) and cut to
+    /// [`STDERR_LINE_CHARS`] characters.
+    pub lines: Vec<String>,
+    /// Whether the bot wrote more before them.
+    pub earlier: bool,
+}
+
+/// The most stderr lines shown under a failure.
+pub const STDERR_LINES_SHOWN: usize = 6;
+
+/// The most characters of one stderr line shown under a failure (its start kept).
+pub const STDERR_LINE_CHARS: usize = 200;
 
 /// Decision times of the bot's answered requests, in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]

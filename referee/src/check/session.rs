@@ -50,11 +50,13 @@ use crate::runner::{
     FaultPolicy, MatchLog, MatchSettings, Player, RunError, is_usable, play_match,
     shutdown_players, start_players,
 };
+use crate::safe_fs::SafeDir;
 use crate::seat::process::{FIRST_LOOK, LONGEST_LOOK};
-use crate::seat::{BotSpec, Fault, ProcessBot, ProcessOptions, Seat};
+use crate::seat::{BotSpec, Fault, ProcessBot, ProcessOptions, Seat, StderrFile};
 use engine::Game;
 use engine::seed;
 use protocol::{ErrorMsg, FaultKind, Goodbye, ToBot};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -87,6 +89,9 @@ pub struct CheckConfig {
     pub max_faults: u32,
     /// What each class of fault costs (it changes ranks, not verdicts).
     pub policy: FaultPolicy,
+    /// Where the bot's stderr is kept, as `NAME.stderr` (made by the caller, private:
+    /// [`SafeDir::create`](crate::safe_fs::SafeDir::create)); both its runs append to it.
+    pub stderr_dir: Option<Arc<SafeDir>>,
 }
 
 /// Runs the bot through the check's exchanges and returns what it did. Bot misbehaviour is in
@@ -102,7 +107,8 @@ pub async fn gather<G: Game>(
     let mut specs = vec![config.bot.clone()];
     specs.extend(opponents.iter().cloned());
     let started = Instant::now();
-    let mut players = start_players::<G>(&specs, options, &config.process, &|_| None).await;
+    let mut players =
+        start_players::<G>(&specs, options, &config.process, &stderr_file(config)).await;
     let hello_ms = millis(started.elapsed());
     let hello = match &players[0].startup_fault {
         Some(fault) => Err(fault.clone()),
@@ -126,12 +132,14 @@ pub async fn gather<G: Game>(
         exit: None,
         eof_exit: None,
         peak_memory: None,
+        stderr_end: String::new(),
     };
     let events = match &facts.hello {
         Ok(hello) => hello.events,
         Err(_) => {
             if let Seat::Process(bot) = &players[0].seat {
                 facts.peak_memory = Some(bot.peak_memory());
+                facts.stderr_end = bot.stderr_end().await;
             }
             shutdown_players(&mut players, config.process.exit_grace).await;
             return Ok(facts);
@@ -158,6 +166,7 @@ pub async fn gather<G: Game>(
         if facts.gone.is_none() {
             facts.exit = say_goodbye(bot).await;
         }
+        facts.stderr_end = bot.stderr_end().await;
     }
     shutdown_players(&mut players, config.process.exit_grace).await;
     facts.eof_exit = exit_at_eof::<G>(config, options).await;
@@ -283,7 +292,7 @@ async fn exit_at_eof<G: Game>(config: &CheckConfig, options: &G::Options) -> Opt
         std::slice::from_ref(&config.bot),
         options,
         &config.process,
-        &|_| None,
+        &stderr_file(config),
     )
     .await;
     let mut exit = None;
@@ -297,6 +306,18 @@ async fn exit_at_eof<G: Game>(config: &CheckConfig, options: &G::Options) -> Opt
     }
     shutdown_players(&mut players, config.process.exit_grace).await;
     exit
+}
+
+/// The file the checked bot's stderr is kept in, if the config says where (its sparring
+/// partners are built-ins: they write none).
+fn stderr_file(config: &CheckConfig) -> impl Fn(&BotSpec) -> Option<StderrFile> + '_ {
+    |spec: &BotSpec| {
+        config
+            .stderr_dir
+            .as_ref()
+            .filter(|_| spec.name == config.bot.name)
+            .map(|dir| StderrFile::of_bot(dir, &spec.name))
+    }
 }
 
 /// The lines of a probe.

@@ -4,18 +4,20 @@
 use super::counts::{answers, requests};
 use super::judge::{judge, judge_failed_hello};
 use super::measures::decision_times;
+use super::stderr_lines;
 use crate::check::facts::Facts;
 use crate::check::items::ItemId;
 use crate::check::report::{ItemReport, MatchPlayed, Report, Verdict};
 
 /// The checklist for what the check saw.
 pub fn verdicts(facts: &Facts) -> Report {
-    let items = match &facts.hello {
+    let mut items = match &facts.hello {
         Ok(_) => ItemId::ALL.map(|item| judge(item, facts)).to_vec(),
         Err(fault) => ItemId::ALL
             .map(|item| judge_failed_hello(item, facts, fault))
             .to_vec(),
     };
+    stderr_lines::attach(&mut items, facts);
     let required: Vec<&ItemReport> = items.iter().filter(|i| i.required).collect();
     let names = |verdict: Verdict| -> Vec<&str> {
         required

@@ -18,6 +18,7 @@ pub(super) fn report(
         detail,
         expected,
         doc: item.doc(),
+        stderr: None,
     }
 }
 

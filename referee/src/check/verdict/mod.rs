@@ -12,6 +12,7 @@ mod counts;
 mod item_report;
 mod judge;
 mod measures;
+mod stderr_lines;
 
 pub use checklist::verdicts;
 

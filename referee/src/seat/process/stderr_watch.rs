@@ -121,6 +121,14 @@ impl ProcessBot {
         self.stderr.take_recent()
     }
 
+    /// The end of the bot's stderr ([`TAIL_BYTES`](crate::seat::stderr::TAIL_BYTES) at most,
+    /// lossily decoded), once the drain has taken what the pipe holds now (at most
+    /// [`ENDING_BOUND`]): for `referee check`, the last words under a failed item.
+    pub async fn stderr_end(&self) -> String {
+        self.stderr_taken(ENDING_BOUND).await;
+        self.stderr.text()
+    }
+
     /// Lets the task draining the bot's stderr take what the pipe holds now, at most `limit`:
     /// so that a fault's message shows an exited bot's last words, and a match's span of the
     /// stderr file ends after what the bot wrote during it, whatever ran first. Bytes written
