@@ -19,6 +19,9 @@
 //! - `referee match` and `tournament` take each bot as one argument, `--bot NAME=COMMAND`: a word
 //!   after a `--bot` value that is neither an option nor a `.toml` file (the config) is the rest of
 //!   a command the shell split; it is refused, with the command quoted.
+//! - An option no command has is named as one in every command (`unknown option '--x' for referee
+//!   SUB`, [`unknown`]): clap's refusal of it, one where `check`'s bot command would start, and
+//!   one alone after a `--bot` value (which may also be the bot's own: the quoted line is given).
 
 use super::args::{Cli, Command};
 use clap::{Arg, ArgAction, CommandFactory, Parser};
@@ -39,9 +42,66 @@ pub enum Refusal {
 /// # Errors
 /// [`Refusal`] when clap refuses the line, or a word stands where it would not be read as meant.
 pub fn parse(argv: &[OsString]) -> Result<Cli, Refusal> {
+    options_before_the_check_command(argv)?;
     whole_bot_values(argv)?;
-    let cli = Cli::try_parse_from(argv).map_err(Refusal::Clap)?;
+    let cli = Cli::try_parse_from(argv).map_err(|e| refusal(argv, e))?;
     check_command(argv, cli)
+}
+
+/// clap's refusal `error` of `argv`, an unknown option named as such ([`unknown::message`]).
+fn refusal(argv: &[OsString], error: clap::Error) -> Refusal {
+    match unknown::refused_option(&error) {
+        Some(option) => Refusal::Order(unknown::message(&subcommand_of(argv), &option)),
+        None => Refusal::Clap(error),
+    }
+}
+
+/// The subcommand `argv` names (its second word), or "" when it names none.
+fn subcommand_of(argv: &[OsString]) -> String {
+    let word = argv
+        .get(1)
+        .map(|w| w.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match Cli::command().find_subcommand(&word) {
+        Some(sub) => sub.get_name().to_string(),
+        None => String::new(),
+    }
+}
+
+/// `referee check`: a word written as an option before the bot's command that is no option of
+/// check is an unknown option, not the bot's program (after `--`, it is the bot's). Checked
+/// before clap, which would take it for the command and then miss `--game`.
+fn options_before_the_check_command(argv: &[OsString]) -> Result<(), Refusal> {
+    if argv.get(1).is_none_or(|w| w != "check") {
+        return Ok(());
+    }
+    let options = Options::of("check");
+    let mut i = 2;
+    while let Some(word) = argv.get(i).map(|w| w.to_string_lossy().into_owned()) {
+        if word == "--" || word == "-h" || word == "--help" {
+            return Ok(());
+        }
+        match options.find(&word) {
+            Some((arg, inline)) => {
+                i += 1 + usize::from(arg.get_action().takes_values() && !inline);
+            }
+            None if unknown::looks_like_option(&word) => {
+                let rest: Vec<String> = argv[i..]
+                    .iter()
+                    .map(|w| w.to_string_lossy().into_owned())
+                    .collect();
+                return Err(Refusal::Order(format!(
+                    "{}; if the bot's command starts with it, mark where the command starts \
+                     with --: {}",
+                    unknown::message("check", unknown::name_of(&word)),
+                    line(&argv[..i], &[vec!["--".to_string()], rest].concat())
+                )));
+            }
+            // The bot's command starts here.
+            None => return Ok(()),
+        }
+    }
+    Ok(())
 }
 
 /// `referee check`'s bot command with the words after its program: options of the referee after
@@ -55,21 +115,9 @@ fn check_command(argv: &[OsString], cli: Cli) -> Result<Cli, Refusal> {
         return Ok(cli);
     };
     // The command's words end the line (`trailing_var_arg`); a `--` before them is not among them.
+    // (An unknown option where the command starts was refused before clap read the line.)
     let start = argv.len() - args.command.len();
     let marked = argv[start - 1] == "--";
-    // An option clap does not know starts the command (the command takes hyphens): refused as
-    // the unknown option it most likely is.
-    if program.starts_with('-') && !marked {
-        let before = &argv[..start];
-        return Err(Refusal::Order(format!(
-            "`{program}` is not an option of referee check (`referee check --help` lists them); \
-             if the bot's command starts with it, mark where the command starts with --: {}",
-            line(
-                before,
-                &[vec!["--".to_string()], args.command.clone()].concat()
-            )
-        )));
-    }
     if rest.is_empty() || marked {
         return Ok(cli);
     }
@@ -89,7 +137,7 @@ fn check_command(argv: &[OsString], cli: Cli) -> Result<Cli, Refusal> {
         let mut fixed = before.to_vec();
         fixed.extend(referee.iter().map(OsString::from));
         fixed.extend(["--", program].map(OsString::from));
-        return Cli::try_parse_from(fixed).map_err(Refusal::Clap);
+        return Cli::try_parse_from(&fixed).map_err(|e| refusal(&fixed, e));
     }
     if referee.is_empty() {
         return Ok(cli);
@@ -159,15 +207,27 @@ fn whole_bot_values(argv: &[OsString]) -> Result<(), Refusal> {
         }
         i = at + 1 + stray.len();
     }
-    match first_stray {
-        None => Ok(()),
-        Some((bot, stray)) => Err(Refusal::Order(format!(
-            "`{}` comes after `{bot}`, where it is not part of the bot's command: --bot takes the \
-             whole command as one argument; quote it: {}",
-            join(&stray),
-            line(&argv[..1], &fixed)
-        ))),
-    }
+    let Some((bot, stray)) = first_stray else {
+        return Ok(());
+    };
+    let fixed = line(&argv[..1], &fixed);
+    let split = format!(
+        "`{}` comes after `{bot}`, where it is not part of the bot's command: --bot takes the \
+         whole command as one argument; quote it: {fixed}",
+        join(&stray)
+    );
+    // A word written as an option there is most likely one the referee does not have.
+    Err(Refusal::Order(match stray.as_slice() {
+        [word] if unknown::looks_like_option(word) => format!(
+            "{}; if it is part of the bot's command, quote the whole command: {fixed}",
+            unknown::message(sub, unknown::name_of(word))
+        ),
+        [word, ..] if unknown::looks_like_option(word) => format!(
+            "{}, or the rest of a bot's command that the shell split: {split}",
+            unknown::message(sub, unknown::name_of(word))
+        ),
+        _ => split,
+    }))
 }
 
 /// The options of a subcommand, to tell them among a bot's words.
@@ -258,3 +318,4 @@ fn join(words: &[String]) -> String {
 
 #[cfg(test)]
 mod tests;
+mod unknown;

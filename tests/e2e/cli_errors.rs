@@ -71,7 +71,7 @@ fn malformed_flags_and_config_files() {
     );
     refused(
         &["match", "--colour", "red"],
-        "unexpected argument '--colour'",
+        "unknown option '--colour' for referee match",
     );
     let dir = temp_dir("bad-config");
     let bad = dir.join("bad.toml");

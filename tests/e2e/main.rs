@@ -49,6 +49,7 @@ mod terminal_text;
 mod time_controls;
 mod tournament;
 mod transcripts;
+mod unknown_options;
 mod util;
 mod workdir_quota;
 mod workdir_swap;

@@ -130,9 +130,11 @@ fn a_bot_command_split_after_dash_dash_bot_is_refused_quoted() {
             "--seed",
             "2",
         ]),
-        "`-cp d Bot` comes after `--bot a=java`, where it is not part of the bot's command: \
-         --bot takes the whole command as one argument; quote it: referee match --game vabanque \
-         --bot 'a=java -cp d Bot' --bot builtin:random --seed 2"
+        "unknown option '-cp' for referee match (`referee match --help` lists its options), or \
+         the rest of a bot's command that the shell split: `-cp d Bot` comes after `--bot \
+         a=java`, where it is not part of the bot's command: --bot takes the whole command as \
+         one argument; quote it: referee match --game vabanque --bot 'a=java -cp d Bot' --bot \
+         builtin:random --seed 2"
     );
     // The corrected line is one a shell splits as meant.
     let message = refused(&["tournament", "--bot", "python3", "my bot.py", "-j", "2"]);
@@ -182,7 +184,9 @@ fn an_unknown_option_before_the_command_is_named_as_one() {
         "bot.py",
     ]);
     assert!(
-        message.starts_with("`--stderr-file` is not an option of referee check"),
+        message.starts_with(
+            "unknown option '--stderr-file' for referee check: did you mean '--stderr-dir'?"
+        ),
         "{message}"
     );
     assert!(
@@ -192,4 +196,32 @@ fn an_unknown_option_before_the_command_is_named_as_one() {
     // After `--`, it is the bot's.
     let args = check(&["check", "--game", "vabanque", "--", "--odd-bot", "x"]);
     assert_eq!(args.command, ["--odd-bot", "x"]);
+    // Before --game too, where clap would take it for the command and miss --game.
+    let message = refused(&["check", "--bogus"]);
+    assert!(
+        message.starts_with("unknown option '--bogus' for referee check"),
+        "{message}"
+    );
+    // An option's value is not taken for an option, nor a negative number.
+    let args = check(&["check", "--seed=3", "--game", "vabanque", "-1"]);
+    assert_eq!(args.command, ["-1"]);
+}
+
+#[test]
+fn an_unknown_option_alone_after_a_bot_is_named_with_the_line_that_quotes_it() {
+    let message = refused(&["match", "--game", "g", "--bot", "a=./x", "--seeed=3"]);
+    assert_eq!(
+        message,
+        "unknown option '--seeed' for referee match: did you mean '--seed'? (`referee match \
+         --help` lists its options); if it is part of the bot's command, quote the whole \
+         command: referee match --game g --bot 'a=./x --seeed=3'"
+    );
+    // clap's own refusal of an option it does not know is named the same way.
+    let message = refused(&["tournament", "t.toml", "--quite"]);
+    assert!(
+        message.starts_with(
+            "unknown option '--quite' for referee tournament: did you mean '--quiet'?"
+        ),
+        "{message}"
+    );
 }
