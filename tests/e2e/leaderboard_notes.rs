@@ -4,6 +4,7 @@
 //! and the report; a 12-bot Nava tournament whose movement keeps pairs together every round,
 //! named under its table.
 
+use crate::browser::Browser;
 use crate::util::*;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -14,6 +15,17 @@ fn leaderboard(dir: &Path, format: &str) -> String {
     let out = run(&["leaderboard", dir.to_str().unwrap(), "--format", format]);
     assert!(out.status.success(), "{}", stderr(&out));
     stdout(&out)
+}
+
+/// The notes under the standings of the report in `out`, as headless Chromium shows them
+/// (none when Chromium is missing and the run allows that).
+fn notes_shown(out: &Path, test: &str) -> Option<Vec<String>> {
+    let mut browser = Browser::launch(test, &[])?;
+    browser.open(&out.join("index.html"));
+    browser.wait_until("document.body.dataset.ready === 'true'");
+    let notes = browser.texts("#leaderboard .scroll + p.note");
+    assert_eq!(browser.errors(), Vec::<String>::new());
+    Some(notes)
 }
 
 /// The report of `dir`, its `index.html`.
@@ -229,4 +241,11 @@ fn a_twelve_bot_nava_leaderboard_names_the_pairs_the_movement_keeps_together() {
     }
     let page = report_page(&out, &dir.join("report"));
     assert!(page.contains("the tables' movement keeps 6 pairs of bots at one table"));
+    if let Some(notes) = notes_shown(&dir.join("report"), "nava_note") {
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(
+            notes[0].contains("their head-to-head says little"),
+            "{notes:?}"
+        );
+    }
 }
