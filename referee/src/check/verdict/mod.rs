@@ -17,4 +17,6 @@ mod stderr_lines;
 pub use checklist::verdicts;
 
 #[cfg(test)]
+mod stderr_lines_tests;
+#[cfg(test)]
 mod tests;
