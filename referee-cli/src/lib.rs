@@ -21,6 +21,7 @@ mod replay_cmd;
 mod replay_html;
 mod report_cmd;
 mod rerun_cmd;
+mod rerun_difference;
 mod run_plan;
 mod standings;
 mod tournament_cmd;
