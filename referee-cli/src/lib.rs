@@ -17,6 +17,7 @@ mod new_bot_cmd;
 mod option_order;
 mod output;
 mod private_dir;
+mod replace_cmd;
 mod replay_cmd;
 mod replay_html;
 mod report_cmd;
@@ -77,6 +78,7 @@ macro_rules! failure_from {
 failure_from!(
     referee::runner::MatchError,
     referee::tournament::rerun::RerunError,
+    referee::tournament::replace::ReplaceError,
     referee::tournament::TournamentError
 );
 

@@ -34,6 +34,7 @@ mod new_bot;
 mod private_results;
 mod privileges;
 mod readme;
+mod replace;
 mod replay;
 mod replay_viewer;
 mod report;

@@ -21,6 +21,7 @@ pub mod out_of_bounds;
 mod pool;
 pub mod progress;
 pub mod ratings;
+pub mod replace;
 mod report;
 pub mod rerun;
 pub mod rerun_diff;

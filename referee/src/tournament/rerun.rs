@@ -207,10 +207,7 @@ impl RerunPlan {
     }
 
     fn prepared<G: Game>(&self) -> Result<G::Options, RerunError> {
-        let from = self.from.dir.clone().unwrap_or_default();
-        self.bots
-            .iter()
-            .try_for_each(|bot| bot.check_in::<G>(&from))?;
+        self.from.check_bots::<G>(&self.bots)?;
         options_from_json::<G>(&self.meta.options).map_err(RerunError::Options)
     }
 
@@ -226,14 +223,7 @@ impl RerunPlan {
         policy: &ProcessPolicy,
         outputs: &[PathBuf],
     ) -> Result<BotProcesses, RerunError> {
-        if let Some(dir) = &policy.from {
-            self.from.dir = Some(dir.clone());
-        }
-        let policy = ProcessPolicy {
-            from: self.from.dir.clone(),
-            ..policy.clone()
-        };
-        Ok(policy.resolve(&mut self.bots, outputs).map_err(Box::new)?)
+        Ok(self.from.resolve(policy, &mut self.bots, outputs)?)
     }
 
     /// Plays the match again with `process` (as [`RerunPlan::resolve`] gave them), saving each
