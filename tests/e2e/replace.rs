@@ -158,6 +158,27 @@ fn replacing_a_crasher_plays_only_its_matches_and_equals_a_fresh_run_with_the_fi
         diarist(&fresh_dir),
         "diarist's stderr excerpts"
     );
+    // With --resume, a replacement already done plays nothing more.
+    let resumed = referee()
+        .args(["tournament", old.to_str().unwrap()])
+        .args(["--replace", &format!("crasher={}", fixed())])
+        .args([
+            "--out",
+            new.to_str().unwrap(),
+            "-q",
+            "--format",
+            "json",
+            "--resume",
+        ])
+        .output()
+        .unwrap();
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert!(
+        stderr(&resumed).contains(&format!("{played} matches ({played} already done)")),
+        "{}",
+        stderr(&resumed)
+    );
+    assert_eq!(json_lines(&new.join("matches.jsonl")).len(), 12);
     // Asked again, the new directory is refused without --resume; a name the tournament does
     // not have is refused naming its bots.
     refused(

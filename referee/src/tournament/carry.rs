@@ -273,3 +273,54 @@ fn fresh_name(
     }
     unreachable!("the candidates never end")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_taken_gets_its_sources_prefix_then_a_count_and_a_long_one_a_short_name() {
+        let taken = ["a.w0.1.stderr", "s2.a.w0.1.stderr"];
+        let fresh = |name: &str| fresh_name(name, 1, |n| Ok(taken.contains(&n))).unwrap();
+        assert_eq!(fresh("b.w0.1.stderr"), "b.w0.1.stderr");
+        assert_eq!(fresh("a.w0.1.stderr"), "s2.2.a.w0.1.stderr");
+        let long = "x".repeat(254);
+        assert_eq!(fresh_name(&long, 0, |_| Ok(false)).unwrap(), long);
+        assert_eq!(
+            fresh_name(&long, 0, |n| Ok(n == long)).unwrap(),
+            "s1.1.stderr"
+        );
+    }
+
+    #[test]
+    fn a_link_a_fifo_a_hard_link_and_a_file_over_its_bound_are_not_opened_to_copy() {
+        let tmp = tempfile::tempdir().unwrap();
+        let stderr = tmp.path().join(STDERR_DIR);
+        std::fs::create_dir(&stderr).unwrap();
+        std::fs::write(stderr.join("plain"), "ok\n").unwrap();
+        std::fs::write(tmp.path().join("secret"), "secret\n").unwrap();
+        std::os::unix::fs::symlink(tmp.path().join("secret"), stderr.join("link")).unwrap();
+        std::fs::hard_link(tmp.path().join("secret"), stderr.join("hard")).unwrap();
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            stderr.join("fifo"),
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        let dir = SafeDir::open(tmp.path()).unwrap();
+        assert!(open_source(&dir, STDERR_DIR, "plain", 10).is_ok());
+        for (name, why) in [
+            ("link", "symbolic link"),
+            ("hard", "2 names"),
+            ("fifo", "FIFO"),
+            ("missing", MISSING),
+        ] {
+            let skipped = open_source(&dir, STDERR_DIR, name, 10).unwrap_err();
+            assert!(skipped.why.contains(why), "{name}: {}", skipped.why);
+        }
+        let over = open_source(&dir, STDERR_DIR, "plain", 2).unwrap_err();
+        assert!(over.why.contains("larger than 2 bytes"), "{}", over.why);
+    }
+}

@@ -389,3 +389,7 @@ impl ReplacePlan {
         })
     }
 }
+
+#[cfg(test)]
+#[path = "replace_tests.rs"]
+mod tests;
