@@ -182,6 +182,9 @@ pub struct TournamentArgs {
         value_parser = super::choices::recorded_setting()
     )]
     pub trust_recorded: Vec<RecordedSetting>,
+    /// With --replace: say what would be run and how many matches played again, then stop.
+    #[arg(long, requires = "replace")]
+    pub dry_run: bool,
 }
 
 /// `referee leaderboard`.

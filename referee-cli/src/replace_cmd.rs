@@ -72,6 +72,9 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
         let lines: Vec<String> = review.refusals.iter().map(|r| r.to_string()).collect();
         return Err(Failure::usage(lines.join("\nreferee: ")));
     }
+    if args.dry_run {
+        return Ok(ExitCode::Success);
+    }
     if let Some(notice) = &plan.from.notice {
         super::output::notices(std::slice::from_ref(notice), args.refereeing.verbose);
     }
@@ -145,7 +148,7 @@ fn announce(plan: &ReplacePlan, policy: &ProcessPolicy, dir: &Path) -> String {
     }
     RunPlan {
         heading: format!(
-            "replacing {} in {} with the command given; the other bots as its tournament.json and run.json record them (their commands are run as written):",
+            "replacing {} in {} with the command given; the other bots as its tournament.json and run.json record them (their commands are run as written; --dry-run stops here):",
             replaced.join(" and "),
             dir.display()
         ),

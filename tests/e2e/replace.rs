@@ -76,6 +76,19 @@ fn replacing_a_crasher_plays_only_its_matches_and_equals_a_fresh_run_with_the_fi
         .count();
     assert_eq!(played, 9, "the crasher sits in 3 of the 4 groups");
     let new = base.join("fixed");
+    // --dry-run says the count and plays nothing.
+    let dry = run(&[
+        "tournament",
+        old.to_str().unwrap(),
+        "--replace",
+        &format!("crasher={}", fixed()),
+        "--out",
+        new.to_str().unwrap(),
+        "--dry-run",
+    ]);
+    assert!(dry.status.success(), "{}", stderr(&dry));
+    assert!(stderr(&dry).contains(&format!("plays again the {played} matches")));
+    assert!(!new.exists(), "a dry run writes nothing");
     let out = referee()
         .args(["tournament", old.to_str().unwrap()])
         .args(["--replace", &format!("crasher={}", fixed())])
