@@ -205,6 +205,26 @@ fn replacing_a_crasher_plays_only_its_matches_and_equals_a_fresh_run_with_the_fi
         ],
         "already holds results: add --resume",
     );
+    // A recorded setting that widens what the other bots may reach is refused, as rerun does.
+    let edited = base.join("edited");
+    std::fs::create_dir_all(&edited).unwrap();
+    for f in ["tournament.json", "matches.jsonl"] {
+        std::fs::copy(old.join(f), edited.join(f)).unwrap();
+    }
+    let mut run_json: Value =
+        serde_json::from_slice(&std::fs::read(old.join("run.json")).unwrap()).unwrap();
+    run_json["sandbox"] = "none".into();
+    std::fs::write(edited.join("run.json"), run_json.to_string()).unwrap();
+    refused(
+        &[
+            "tournament",
+            edited.to_str().unwrap(),
+            "--replace",
+            "crasher=builtin:random",
+        ],
+        "records sandbox \"none\"",
+    );
+    assert!(!base.join("edited-replaced-crasher").exists());
     refused(
         &[
             "tournament",
