@@ -7,7 +7,7 @@
 //! The new command comes from the command line and is trusted as a new tournament's bot; the
 //! other bots are the recorded ones, taken from the directory as `referee rerun` takes them
 //! (their commands, workdirs and environments from `run.json`, run from where the tournament
-//! ran), under the same review ([`review`](super::rerun_trust::review)).
+//! ran), under the same review ([`review`]).
 
 use super::carry::{Carry, Skipped};
 use super::files::{LOGS_DIR, STDERR_DIR};
