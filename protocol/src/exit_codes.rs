@@ -19,7 +19,8 @@ pub enum ExitCode {
     /// of the protocol checklist.
     CheckFailed = 4,
     /// `referee rerun`: the match played again did not give the recorded scores, ranks or
-    /// faults (a bot that is not deterministic, or a machine that changes what bots do).
+    /// faults, or, where its log was kept, the recorded decisions (a bot that is not
+    /// deterministic, or a machine that changes what bots do).
     RerunDiffers = 5,
     /// The run was interrupted by a signal (SIGINT or SIGTERM); every child was stopped.
     Interrupted = 130,

@@ -156,6 +156,35 @@ pub struct TournamentArgs {
     /// Leave out the legend under the leaderboard (what each column means).
     #[arg(long)]
     pub no_legend: bool,
+    /// Replace bot NAME in a finished tournament, whose results directory is given instead of
+    /// the config file (`referee tournament DIR --replace NAME=COMMAND`): play again only the
+    /// matches NAME played, with the new command and the same seeds, seats and settings, keep
+    /// every other match, and write it all to --out [default: DIR-replaced-NAME], leaving DIR
+    /// as it is. Repeatable (one per bot). The other bots run as `referee rerun` runs them.
+    #[arg(
+        long,
+        value_name = "NAME=COMMAND",
+        conflicts_with_all = [
+            "game", "bots", "players", "matches", "seed", "schedule", "rounds", "hands",
+            "candidate", "duplicate", "shard", "options", "max_faults", "SettingsArgs",
+            "PolicyArgs",
+        ]
+    )]
+    pub replace: Vec<String>,
+    /// With --replace: use these recorded settings of the tournament although they let a bot
+    /// reach more than this referee's defaults (comma-separated), as `referee rerun
+    /// --trust-recorded`.
+    #[arg(
+        long,
+        requires = "replace",
+        value_delimiter = ',',
+        value_name = "SETTING,...",
+        value_parser = super::choices::recorded_setting()
+    )]
+    pub trust_recorded: Vec<RecordedSetting>,
+    /// With --replace: say what would be run and how many matches played again, then stop.
+    #[arg(long, requires = "replace")]
+    pub dry_run: bool,
 }
 
 /// `referee leaderboard`.

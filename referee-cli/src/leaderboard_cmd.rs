@@ -8,13 +8,11 @@ use super::bot_render::{self, BotView};
 use super::output::{errln, out};
 use protocol::ExitCode;
 use referee::report::data::bot_report;
-use referee::safe_fs::{Privacy, SafeDir};
 use referee::tournament::Leaderboard;
-use referee::tournament::results::{
-    MatchResult, ReadBack, ResultsFile, TournamentMeta, difference, made_private, read_back,
-};
+use referee::tournament::merge::merge;
+use referee::tournament::results::{MatchResult, ReadBack, TournamentMeta, read_back};
+use referee::untrusted::shown;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 fn leaderboard(
     meta: &TournamentMeta,
@@ -52,50 +50,33 @@ pub fn run_leaderboard(args: LeaderboardArgs) -> Result<ExitCode, Failure> {
     Ok(ExitCode::Success)
 }
 
-/// Runs `referee merge`.
+/// Runs `referee merge`: the library merges ([`referee::tournament::merge`]); this prints
+/// what it wrote and the leaderboard.
 pub fn run_merge(args: MergeArgs) -> Result<ExitCode, Failure> {
-    let mut merged: BTreeMap<u64, MatchResult> = BTreeMap::new();
-    let mut first: Option<(PathBuf, TournamentMeta)> = None;
-    for dir in &args.dirs {
-        let ReadBack { meta, results, .. } = read_back(dir).map_err(Failure::usage)?;
-        if let Some((first_dir, first_meta)) = &first
-            && let Some(what) = difference(first_meta, &meta)
-        {
-            return Err(Failure::usage(format!(
-                "{} and {} are not shards of one tournament ({what} differs)",
-                first_dir.display(),
-                dir.display()
-            )));
+    let merged = merge(&args.dirs, args.out.as_deref()).map_err(Failure::usage)?;
+    if let Some(written) = &merged.written {
+        if let Some(made) = &written.made_private {
+            super::private_dir::note(made);
         }
-        for (id, result) in results {
-            merged.entry(id).or_insert(result);
-        }
-        first.get_or_insert((dir.clone(), meta));
-    }
-    let (_, meta) = first.expect("clap requires at least one directory");
-    if let Some(dir) = &args.out {
-        let dir = SafeDir::create(dir, Privacy::Private).map_err(Failure::usage)?;
-        if let Some(made) = made_private(&dir).map_err(Failure::usage)? {
-            super::private_dir::note(&made);
-        }
-        let (mut file, existing) = ResultsFile::open(&dir, &meta, true).map_err(Failure::usage)?;
-        for (id, result) in &merged {
-            if !existing.contains_key(id) {
-                file.append(result).map_err(Failure::usage)?;
-            }
+        if let Some(first) = written.skipped.first() {
+            errln!(
+                "referee: note: {} files of the shards were not copied, and their matches were merged without them (the first: {})",
+                written.skipped.len(),
+                shown(&format!("{}: {}", first.path.display(), first.why))
+            );
         }
     }
-    let missing = meta.matches - merged.len() as u64;
+    let missing = merged.missing();
     if missing > 0 {
         errln!(
             "referee: note: {missing} of the {} scheduled matches are in none of these directories",
-            meta.matches
+            merged.meta.matches
         );
     }
     out!(
         "{}",
         board_render::render(
-            &leaderboard(&meta, &merged)?,
+            &leaderboard(&merged.meta, &merged.results)?,
             args.format,
             Legend::unless(args.no_legend)
         )

@@ -17,10 +17,12 @@ mod new_bot_cmd;
 mod option_order;
 mod output;
 mod private_dir;
+mod replace_cmd;
 mod replay_cmd;
 mod replay_html;
 mod report_cmd;
 mod rerun_cmd;
+mod rerun_difference;
 mod run_plan;
 mod standings;
 mod tournament_cmd;
@@ -76,6 +78,7 @@ macro_rules! failure_from {
 failure_from!(
     referee::runner::MatchError,
     referee::tournament::rerun::RerunError,
+    referee::tournament::replace::ReplaceError,
     referee::tournament::TournamentError
 );
 

@@ -15,6 +15,7 @@ use protocol::ExitCode;
 use referee::policy::{ProcessPolicy, WorkdirSource};
 use referee::runner::{MatchLog, MatchRecord};
 use referee::tournament::rerun::{self, Rerun, RerunPlan};
+use referee::tournament::rerun_diff::LogComparison;
 use referee::tournament::rerun_trust::{Review, Trust};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -80,12 +81,27 @@ pub fn run(args: RerunArgs) -> Result<ExitCode, Failure> {
     let process = plan.resolve(&refereeing.process, &outputs)?;
     super::output::notices(&process.notices, refereeing.verbose);
     let process = process.options;
+    let create = |path: &Path| {
+        MatchLog::create(path)
+            .map_err(|e| Failure::usage(format!("cannot create {}: {e}", path.display())))
+    };
+    // With the recorded log kept, the match is played into memory to be compared with it,
+    // and written to --log afterwards.
     let mut match_log = match &log {
-        Some(path) => MatchLog::create(path)
-            .map_err(|e| Failure::usage(format!("cannot create {}: {e}", path.display())))?,
+        _ if plan.log.is_kept() => MatchLog::memory(),
+        Some(path) => create(path)?,
         None => MatchLog::none(),
     };
     let rerun = until_interrupted(plan.play(&process, stderr_dir.as_ref(), &mut match_log))?;
+    if let (Some(path), true) = (&log, plan.log.is_kept()) {
+        let mut file = create(path)?;
+        match_log
+            .records()
+            .iter()
+            .try_for_each(|r| file.write(r))
+            .and_then(|()| file.flush())
+            .map_err(|e| Failure::usage(format!("cannot write {}: {e}", path.display())))?;
+    }
     match args.format {
         Format::Table => out!("{}", render(&plan, &rerun, &dir, log.as_deref())),
         Format::Json => outln!(
@@ -94,15 +110,16 @@ pub fn run(args: RerunArgs) -> Result<ExitCode, Failure> {
                 id: plan.recorded.id,
                 group: plan.recorded.group,
                 seed: plan.recorded.record.seed,
-                same: rerun.comparison.same(),
+                same: rerun.same(),
                 comparison: rerun.comparison,
+                first_difference: &rerun.log,
                 recorded: &plan.recorded.record,
                 rerun: &rerun.record,
             })
             .expect("records serialize")
         ),
     }
-    Ok(if rerun.comparison.same() {
+    Ok(if rerun.same() {
         ExitCode::Success
     } else {
         ExitCode::RerunDiffers
@@ -197,12 +214,15 @@ struct RerunJson<'a> {
     seed: u64,
     same: bool,
     comparison: rerun::Comparison,
+    /// Where the match first differs from its recorded log (`log`: `not_kept`, `unreadable`,
+    /// `same` or `differs`).
+    first_difference: &'a LogComparison,
     recorded: &'a MatchRecord,
     rerun: &'a MatchRecord,
 }
 
 /// Scores and ranks by seat, `a · b · c`.
-fn by_seat<T>(values: &[T], show: impl Fn(&T) -> String) -> String {
+pub(super) fn by_seat<T>(values: &[T], show: impl Fn(&T) -> String) -> String {
     values.iter().map(show).collect::<Vec<_>>().join(" · ")
 }
 
@@ -273,6 +293,9 @@ fn render(plan: &RerunPlan, rerun: &Rerun, dir: &Path, log: Option<&Path>) -> St
         for (_, what, was, now) in lines.iter().filter(|l| !l.0) {
             text += &format!("  {what}: recorded {was}; now {now}\n");
         }
+    }
+    text += &super::rerun_difference::log_lines(&rerun.log, c.same());
+    if !rerun.same() {
         text += "(a bot that is not deterministic: its random numbers do not all come from the seed in match_start, it carries state over from earlier matches, or it times out only under load)\n";
     }
     if let Some(path) = log {

@@ -13,16 +13,15 @@ use referee::tournament::{self, MatchResult, Outcome, Reporter, Snapshot, Starte
 use referee::untrusted::shown;
 use std::io::IsTerminal;
 
-/// Runs `referee tournament`.
+/// Runs `referee tournament` (with `--replace`, [`super::replace_cmd`]).
 pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
+    if !args.replace.is_empty() {
+        return super::replace_cmd::run(args);
+    }
     let settings = tournament_config::from_args(args)?;
     let config = &settings.config;
-    let mut view = Progress {
-        show_bar: !settings.quiet && std::io::stderr().is_terminal(),
-        bar: None,
-        verbose: settings.verbose,
-        seed_drawn: settings.seed_drawn.then(|| seed_drawn(config)),
-    };
+    let mut view = Progress::new(settings.quiet, settings.verbose);
+    view.seed_drawn = settings.seed_drawn.then(|| seed_drawn(config));
     let runtime = super::runtime()?;
     let outcome = runtime.block_on(async {
         let mut interrupt = super::match_cmd::Interrupt::catch();
@@ -30,10 +29,19 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
     });
     drop(runtime);
     referee::seat::cgroup::cleanup();
-    if let Some(bar) = &view.bar {
-        bar.finish_and_clear();
-    }
+    view.clear();
     let outcome = outcome.map_err(Failure::from)?;
+    finish(outcome, settings.board, settings.legend, &config.out)
+}
+
+/// Prints how a run ended: the leaderboard and where the results are (`out`), or how to
+/// resume.
+pub(super) fn finish(
+    outcome: Outcome,
+    board_format: BoardFormat,
+    legend: board_render::Legend,
+    out: &std::path::Path,
+) -> Result<ExitCode, Failure> {
     match outcome {
         Outcome::Interrupted { written } => {
             let mut resume: Vec<String> = std::env::args().collect();
@@ -49,12 +57,9 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
             Ok(ExitCode::Interrupted)
         }
         Outcome::Finished(board) => {
-            out!(
-                "{}",
-                board_render::render(&board, settings.board, settings.legend)
-            );
-            if settings.board == BoardFormat::Table {
-                outln!("results: {}", config.out.display());
+            out!("{}", board_render::render(&board, board_format, legend));
+            if board_format == BoardFormat::Table {
+                outln!("results: {}", out.display());
             }
             if let Some(kib) = referee::bench::peak_rss_kib() {
                 errln!(
@@ -79,13 +84,33 @@ fn seed_drawn(config: &referee::tournament::TournamentConfig) -> String {
 
 /// The terminal's view of a running tournament: how its bots run, a line on stderr when it
 /// starts, then a progress bar (only on a terminal, and not with `--quiet`).
-struct Progress {
+pub(super) struct Progress {
     show_bar: bool,
     bar: Option<ProgressBar>,
     /// Whether notices are said in full.
     verbose: bool,
     /// The line that says the seed was drawn, said after how the bots run.
     seed_drawn: Option<String>,
+}
+
+impl Progress {
+    /// A view with a bar unless `quiet` or standard error is no terminal; notices in full
+    /// when `verbose`.
+    pub(super) fn new(quiet: bool, verbose: bool) -> Self {
+        Progress {
+            show_bar: !quiet && std::io::stderr().is_terminal(),
+            bar: None,
+            verbose,
+            seed_drawn: None,
+        }
+    }
+
+    /// Takes the bar off the terminal.
+    pub(super) fn clear(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 impl Reporter for Progress {

@@ -9,7 +9,7 @@ pub mod page;
 pub mod replays;
 pub mod stderr_excerpt;
 #[cfg(test)]
-mod test_tournaments;
+pub(crate) mod test_tournaments;
 
 pub use data::{ReportError, TournamentReport, build};
 pub use page::{Written, write};

@@ -234,6 +234,19 @@ impl SafeDir {
             .map_err(|kind| self.error(name, kind))
     }
 
+    /// Removes the name `name` (a file or a link there; never what a link points to); nothing
+    /// there is no error.
+    ///
+    /// # Errors
+    /// [`FileError`] for a bad name, a directory at the name, or a failure to remove it.
+    pub fn remove_file(&self, name: &str) -> Result<(), FileError> {
+        plain(name).map_err(|kind| self.error(name, kind))?;
+        match fs::unlinkat(&self.fd, name, AtFlags::empty()) {
+            Ok(()) | Err(Errno::NOENT) => Ok(()),
+            Err(errno) => Err(self.error(name, errno.into())),
+        }
+    }
+
     /// Writes `bytes` as the whole of `name`, atomically: a new file under a temporary name
     /// (`NAME.tmp`), synced to disk first if `durable`, then renamed over `name`, which
     /// replaces a file or a link there (never what a link points to). A reader sees the old

@@ -19,6 +19,13 @@ pub const RESULT_LINE_BYTES: usize = 16 * MIB as usize;
 /// header holds every seat's; read line by line, the file itself is not bounded).
 pub const LOG_LINE_BYTES: usize = 16 * MIB as usize;
 
+/// A bot process's stderr file, copied from a results directory by `referee merge` and by a
+/// replacement (the referee caps each at 1 MiB, and its cap line).
+pub const STDERR_FILE_BYTES: u64 = 16 * MIB;
+/// A match log, copied from a results directory by `referee merge` and by a replacement (a
+/// 12-player La Bouillabaisse match with a redraw per manche takes 150 KB).
+pub const LOG_FILE_BYTES: u64 = 256 * MIB;
+
 /// `n` bytes in words: `4 MiB`, `1000 bytes`.
 pub fn shown(n: u64) -> String {
     if n >= MIB && n % MIB == 0 {

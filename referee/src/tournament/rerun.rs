@@ -2,6 +2,7 @@
 //! time controls, resource limits, working directories, environments), options, seed and
 //! seats, from the results directory alone, and whether its result equals the recorded one.
 
+use super::rerun_diff::{LogComparison, RecordedLog, compare};
 use super::rerun_from::RunFrom;
 use super::results::{MatchResult, ReadBack, ResultsError, TournamentMeta, read_back};
 use super::run_record::RunRecord;
@@ -79,6 +80,9 @@ pub struct RerunPlan {
     pub run: Option<RunRecord>,
     /// Where its bots run from: the directory the tournament ran in, where it can be.
     pub from: RunFrom,
+    /// The match's log as it was kept (`logs/ID.jsonl`), to find where the match played
+    /// again first differs: play it into a [`MatchLog::memory`] to compare.
+    pub log: RecordedLog,
 }
 
 /// Reads match `id` of the results directory `dir`.
@@ -119,12 +123,14 @@ pub fn plan(dir: &Path, id: u64) -> Result<RerunPlan, RerunError> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     let from = RunFrom::of(run.as_ref());
+    let log = RecordedLog::read(&opened, id, recorded.record.seed);
     Ok(RerunPlan {
         meta,
         recorded,
         bots,
         run,
         from,
+        log,
     })
 }
 
@@ -135,6 +141,17 @@ pub struct Rerun {
     pub record: MatchRecord,
     /// Which parts of it equal the recorded ones.
     pub comparison: Comparison,
+    /// Where it first differs from the recorded log, when one was kept and the match was
+    /// played into memory.
+    pub log: LogComparison,
+}
+
+impl Rerun {
+    /// Whether the match played again is the recorded one: the same scores, ranks and
+    /// faults, and, where its log was kept, the same decisions.
+    pub fn same(&self) -> bool {
+        self.comparison.same() && !matches!(self.log, LogComparison::Differs(_))
+    }
 }
 
 /// Which parts of a match played again equal the recorded ones. Timings are never compared.
@@ -190,10 +207,7 @@ impl RerunPlan {
     }
 
     fn prepared<G: Game>(&self) -> Result<G::Options, RerunError> {
-        let from = self.from.dir.clone().unwrap_or_default();
-        self.bots
-            .iter()
-            .try_for_each(|bot| bot.check_in::<G>(&from))?;
+        self.from.check_bots::<G>(&self.bots)?;
         options_from_json::<G>(&self.meta.options).map_err(RerunError::Options)
     }
 
@@ -209,19 +223,13 @@ impl RerunPlan {
         policy: &ProcessPolicy,
         outputs: &[PathBuf],
     ) -> Result<BotProcesses, RerunError> {
-        if let Some(dir) = &policy.from {
-            self.from.dir = Some(dir.clone());
-        }
-        let policy = ProcessPolicy {
-            from: self.from.dir.clone(),
-            ..policy.clone()
-        };
-        Ok(policy.resolve(&mut self.bots, outputs).map_err(Box::new)?)
+        Ok(self.from.resolve(policy, &mut self.bots, outputs)?)
     }
 
     /// Plays the match again with `process` (as [`RerunPlan::resolve`] gave them), saving each
     /// bot's stderr to `NAME.stderr` of `stderr_dir` if given (made by the caller, private:
-    /// [`SafeDir::create`]) and writing the log to `log`. Must be called inside a Tokio
+    /// [`SafeDir::create`]) and writing the log to `log` (into memory, [`MatchLog::memory`], to
+    /// compare it with the recorded one, [`Rerun::log`]). Must be called inside a Tokio
     /// runtime; every bot process is stopped when it returns. Bots run from where
     /// `process` says ([`ProcessOptions::dir`], or their workdirs).
     ///
@@ -254,6 +262,7 @@ impl RerunPlan {
             play_once::<G>(&self.bots, &options, process, stderr_dir, &settings, log).await?;
         Ok(Rerun {
             comparison: Comparison::of(&self.recorded.record, &record),
+            log: compare(&self.log, log.records(), &self.recorded.record.players),
             record,
         })
     }

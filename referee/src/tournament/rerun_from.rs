@@ -5,8 +5,11 @@
 
 use super::rerun_trust::same_dir;
 use super::run_record::RunRecord;
+use crate::policy::{BotProcesses, PolicyError, ProcessPolicy};
 use crate::seat::notice::Notice;
+use crate::seat::{BotSpec, BotSpecError};
 use crate::untrusted::shown;
+use engine::Game;
 use std::path::PathBuf;
 
 /// Where a rerun's bots run from, and what to say of it.
@@ -47,6 +50,39 @@ impl RunFrom {
                 ))),
             },
         }
+    }
+}
+
+impl RunFrom {
+    /// Checks, before any bot starts, that each of `bots` can be run in game `G` from where
+    /// they run from.
+    ///
+    /// # Errors
+    /// [`BotSpecError`] for a command not found there, or a built-in the game does not have.
+    pub fn check_bots<G: Game>(&self, bots: &[BotSpec]) -> Result<(), BotSpecError> {
+        let from = self.dir.clone().unwrap_or_default();
+        bots.iter().try_for_each(|bot| bot.check_in::<G>(&from))
+    }
+
+    /// Resolves `policy` for `bots`, with `outputs` hidden from them, the bots run from here
+    /// unless the policy says where (which then becomes where they run from).
+    ///
+    /// # Errors
+    /// [`PolicyError`] when the policy refuses.
+    pub fn resolve(
+        &mut self,
+        policy: &ProcessPolicy,
+        bots: &mut [BotSpec],
+        outputs: &[PathBuf],
+    ) -> Result<BotProcesses, Box<PolicyError>> {
+        if let Some(dir) = &policy.from {
+            self.dir = Some(dir.clone());
+        }
+        let policy = ProcessPolicy {
+            from: self.dir.clone(),
+            ..policy.clone()
+        };
+        policy.resolve(bots, outputs).map_err(Box::new)
     }
 }
 

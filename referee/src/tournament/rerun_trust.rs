@@ -16,6 +16,8 @@
 //! `docs/security.md#bot-users`.
 
 use super::rerun::RerunPlan;
+use super::run_record::RunRecord;
+use crate::seat::BotSpec;
 use crate::seat::SandboxMode;
 use crate::seat::workdir_marker::MarkedBot;
 use crate::seat::workdir_rule::{self, Admitted, WorkdirOrigin, WorkdirRefusal};
@@ -121,90 +123,108 @@ impl RerunPlan {
         typed: &BTreeSet<String>,
         here: &Path,
     ) -> Review {
-        let mut review = Review::default();
-        let setting =
-            |setting, file, what: String, why: &str, alternative: String| Untrusted::Setting {
-                setting,
-                file,
-                what,
-                why: why.to_string(),
-                alternative,
-            };
-        let accepts = |s| trust.accepts(s);
-        if let Some(run) = &self.run {
-            if run.sandbox == SandboxMode::None
-                && !sandbox_given
-                && !accepts(RecordedSetting::Sandbox)
-            {
-                review.refusals.push(setting(
+        review(
+            self.run.as_ref(),
+            &self.bots,
+            trust,
+            sandbox_given,
+            typed,
+            here,
+        )
+    }
+}
+
+/// Looks at what a replay of recorded matches takes from a results directory: its run record
+/// `run` and its `bots` (as [`MetaBot::spec`](super::meta::MetaBot::spec) made them), with the
+/// settings `trust` accepts, `--sandbox` given or not, the workdirs of the bots in `typed`
+/// named on the command line, run from `here` (see the module documentation). Changes
+/// nothing.
+pub fn review(
+    run: Option<&RunRecord>,
+    bots: &[BotSpec],
+    trust: &Trust,
+    sandbox_given: bool,
+    typed: &BTreeSet<String>,
+    here: &Path,
+) -> Review {
+    let mut review = Review::default();
+    let setting =
+        |setting, file, what: String, why: &str, alternative: String| Untrusted::Setting {
+            setting,
+            file,
+            what,
+            why: why.to_string(),
+            alternative,
+        };
+    let accepts = |s| trust.accepts(s);
+    if let Some(run) = run {
+        if run.sandbox == SandboxMode::None && !sandbox_given && !accepts(RecordedSetting::Sandbox)
+        {
+            review.refusals.push(setting(
                     RecordedSetting::Sandbox,
                     "run.json",
                     "sandbox \"none\"".into(),
                     "the bots would run without a sandbox, and a recorded setting never widens what a bot may reach",
                     " (or --sandbox none)".into(),
                 ));
-            }
-            if !same_dir(&run.cwd, here) && !accepts(RecordedSetting::Cwd) {
-                review.refusals.push(setting(
-                    RecordedSetting::Cwd,
-                    "run.json",
-                    format!("cwd {}, not the current directory", run.cwd.display()),
-                    "rerun would start the bots there and find their commands and workdirs from it",
-                    format!(" (or run rerun from {})", run.cwd.display()),
-                ));
-            }
         }
-        for bot in &self.bots {
-            let names: Vec<&str> = bot.settings.env.keys().map(String::as_str).collect();
-            if !names.is_empty() && !accepts(RecordedSetting::Env) {
-                review.refusals.push(setting(
+        if !same_dir(&run.cwd, here) && !accepts(RecordedSetting::Cwd) {
+            review.refusals.push(setting(
+                RecordedSetting::Cwd,
+                "run.json",
+                format!("cwd {}, not the current directory", run.cwd.display()),
+                "rerun would start the bots there and find their commands and workdirs from it",
+                format!(" (or run rerun from {})", run.cwd.display()),
+            ));
+        }
+    }
+    for bot in bots {
+        let names: Vec<&str> = bot.settings.env.keys().map(String::as_str).collect();
+        if !names.is_empty() && !accepts(RecordedSetting::Env) {
+            review.refusals.push(setting(
                     RecordedSetting::Env,
                     "run.json",
                     format!("environment variables {} for bot '{}'", names.join(", "), bot.name),
                     "they would be passed to its command, and can change what it runs (LD_PRELOAD, PYTHONPATH)",
                     String::new(),
                 ));
-            }
-            if !accepts(RecordedSetting::Limits) {
-                for (key, value, default) in bot.settings.limits.loosened() {
-                    let shown = if value == 0 {
-                        "0 (no limit)".to_string()
-                    } else {
-                        value.to_string()
-                    };
-                    review.refusals.push(setting(
+        }
+        if !accepts(RecordedSetting::Limits) {
+            for (key, value, default) in bot.settings.limits.loosened() {
+                let shown = if value == 0 {
+                    "0 (no limit)".to_string()
+                } else {
+                    value.to_string()
+                };
+                review.refusals.push(setting(
                         RecordedSetting::Limits,
                         "tournament.json",
                         format!("{key} = {shown} for bot '{}'", bot.name),
                         &format!("looser than this referee's default of {default}, and a recorded setting never widens what a bot may take"),
                         String::new(),
                     ));
-                }
             }
         }
-        let base = self
-            .run
-            .as_ref()
-            .map_or_else(|| here.to_path_buf(), |r| r.cwd.clone());
-        for bot in &self.bots {
-            let origin = if typed.contains(&bot.name) {
-                WorkdirOrigin::Named
-            } else {
-                WorkdirOrigin::Recorded
-            };
-            let admitted = bot.settings.workdir.as_deref().and_then(|workdir| {
-                let marked = MarkedBot {
-                    name: bot.name.clone(),
-                    command: bot.describe(),
-                };
-                workdir_rule::admit(&marked, workdir, &base, origin)
-                    .map_err(|refusal| review.refusals.push(Untrusted::Workdir { refusal }))
-                    .ok()
-            });
-            review.workdirs.push(admitted);
-        }
-        review
     }
+    let base = run.map_or_else(|| here.to_path_buf(), |r| r.cwd.clone());
+    for bot in bots {
+        let origin = if typed.contains(&bot.name) {
+            WorkdirOrigin::Named
+        } else {
+            WorkdirOrigin::Recorded
+        };
+        let admitted = bot.settings.workdir.as_deref().and_then(|workdir| {
+            let marked = MarkedBot {
+                name: bot.name.clone(),
+                command: bot.describe(),
+            };
+            workdir_rule::admit(&marked, workdir, &base, origin)
+                .map_err(|refusal| review.refusals.push(Untrusted::Workdir { refusal }))
+                .ok()
+        });
+        review.workdirs.push(admitted);
+    }
+    review
 }
 
 /// Whether `a` and `b` are one directory (by their paths, links resolved where they exist).

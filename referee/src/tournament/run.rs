@@ -331,7 +331,7 @@ async fn run_game<G: Game>(
 /// Plays `scheduled` on the pool, handing each result to `written` as it arrives; whether
 /// every match was played (`false` when `interrupt` resolved first). The first failure —
 /// `written`'s or the pool's — stops the pool, and so every bot, before it is returned.
-async fn play<G: Game>(
+pub(super) async fn play<G: Game>(
     settings: Arc<PoolSettings<G>>,
     scheduled: Vec<ScheduledMatch>,
     interrupt: impl Future<Output = ()>,

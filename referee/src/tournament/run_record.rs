@@ -7,7 +7,7 @@
 use super::results_error::ResultsError;
 use crate::safe_fs::SafeDir;
 use crate::safe_fs::limits::RUN_BYTES;
-use crate::seat::{ProcessOptions, Sandbox, SandboxMode};
+use crate::seat::{BotSpec, ProcessOptions, Sandbox, SandboxMode};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -44,6 +44,11 @@ pub struct RunBot {
 impl RunRecord {
     /// The record of a run of `config` with its bots' `process` options, started in `cwd`.
     pub fn of(config: &super::TournamentConfig, process: &ProcessOptions, cwd: PathBuf) -> Self {
+        Self::of_bots(&config.bots, process, cwd)
+    }
+
+    /// The record of a run of `bots` with their `process` options, started in `cwd`.
+    pub fn of_bots(bots: &[BotSpec], process: &ProcessOptions, cwd: PathBuf) -> Self {
         RunRecord {
             cwd,
             sandbox: match process.sandbox {
@@ -56,8 +61,7 @@ impl RunRecord {
                 .filter(|path| !process.workdirs.iter().any(|(_, w)| path.is(w)))
                 .map(|path| path.path().to_path_buf())
                 .collect(),
-            bots: config
-                .bots
+            bots: bots
                 .iter()
                 .filter(|b| b.settings.workdir.is_some() || !b.settings.env.is_empty())
                 .map(|b| {
