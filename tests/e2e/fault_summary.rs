@@ -215,4 +215,23 @@ fn referee_match_names_a_fault_by_the_bots_turn() {
         "{line}"
     );
     assert!(line.contains("; log decision "), "{line}");
+    // A bot that never starts: at start-up.
+    let out = run(&[
+        "match",
+        "--game",
+        "vabanque",
+        "--seed",
+        "2",
+        "--bot",
+        &format!("x={}", file("tests/bots/exits.py")),
+        "--bot",
+        "r1=builtin:random",
+        "--bot",
+        "r2=builtin:random",
+    ]);
+    assert!(
+        stdout(&out).contains("fault: x (seat 0), at start-up, before its first turn: exited: "),
+        "{}",
+        stdout(&out)
+    );
 }

@@ -187,6 +187,23 @@ mod tests {
     }
 
     #[test]
+    fn a_fault_of_results_written_before_the_turn_was_recorded_still_reads() {
+        use crate::runner::FaultRecord;
+        let old: FaultRecord = serde_json::from_str(
+            r#"{"seat":1,"decision":14,"fault":"timeout","message":"no reply"}"#,
+        )
+        .unwrap();
+        assert_eq!(old.moment(21).to_string(), "match 21, log decision 14");
+        let outside: FaultRecord =
+            serde_json::from_str(r#"{"seat":1,"decision":null,"fault":"exited","message":"x"}"#)
+                .unwrap();
+        assert_eq!(
+            outside.moment(21).to_string(),
+            "match 21, outside its turns, at start-up or the end"
+        );
+    }
+
+    #[test]
     fn ordinals_take_their_english_suffixes() {
         let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112]
             .into_iter()
