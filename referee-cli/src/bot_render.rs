@@ -128,7 +128,15 @@ fn summary_of(kind: &KindSummary, markdown: bool) -> String {
             out += &stderr_tail(&excerpt.text, "    | ", markdown);
         }
         Some(_) => out += &format!("    (nothing on its stderr in match {})\n", kind.first.id),
-        None => {}
+        None => {
+            if let Some(why) = &kind.first.stderr_unread {
+                let why = escaped(why, markdown);
+                out += &format!(
+                    "    its stderr in match {} not read: {why}\n",
+                    kind.first.id
+                );
+            }
+        }
     }
     out
 }

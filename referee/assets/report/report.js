@@ -193,6 +193,8 @@
       div.append(h("details", { class: "first-stderr" },
         h("summary", {}, `the bot's stderr in match ${first.id}, where it first happened`),
         h("pre", { class: "stderr", "data-match": first.id }, text)));
+    } else if (first.stderr_unread) {
+      div.append(h("p", { class: "none" }, `The stderr of match ${first.id} was not read: ${first.stderr_unread}`));
     }
     return div;
   }

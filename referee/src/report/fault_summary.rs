@@ -49,6 +49,9 @@ pub struct FirstFault {
     pub message: String,
     /// What the bot wrote to stderr in that match, when it is kept and was read.
     pub stderr: Option<StderrExcerpt>,
+    /// Why that stderr was not read, when it is recorded but could not be (a link, a FIFO).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stderr_unread: Option<String>,
 }
 
 /// The messages of one shape.
@@ -112,6 +115,7 @@ fn of_kind(matches: &[BotMatch], faults: &[BotFault], kind: FaultKind) -> KindSu
         moment: first.moment.clone(),
         message: first.message.clone(),
         stderr: first_match.and_then(|m| m.stderr.clone()),
+        stderr_unread: first_match.and_then(|m| m.stderr_unread.clone()),
     };
     let affected = own.iter().map(|f| f.id).collect::<BTreeSet<_>>().len();
     let line = line(kind, own.len(), affected, matches.len(), &groups, &first);
