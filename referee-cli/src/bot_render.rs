@@ -121,6 +121,9 @@ fn summary_of(kind: &KindSummary, markdown: bool) -> String {
         for group in &kind.groups {
             out += &format!("    ×{} {}\n", group.count, escaped(&group.name, markdown));
         }
+        if kind.other_groups > 0 {
+            out += &format!("    … and {} rarer messages\n", kind.other_groups);
+        }
     }
     match &kind.first.stderr {
         Some(excerpt) if !excerpt.text.trim().is_empty() => {

@@ -186,7 +186,8 @@
         faultReplay(byMatch.get(first.id) || { id: first.id, seat: first.seat }, first)));
     if (kind.groups.length > 1) {
       div.append(h("ul", { class: "groups" }, kind.groups.map((g) =>
-        h("li", {}, h("b", {}, `×${g.count} `), h("span", { class: "message" }, g.name)))));
+        h("li", {}, h("b", {}, `×${g.count} `), h("span", { class: "message" }, g.name)))
+        .concat(kind.other_groups ? [h("li", { class: "none" }, `… and ${kind.other_groups} rarer messages`)] : [])));
     }
     const text = first.stderr && first.stderr.text.trim() !== "" ? first.stderr.text : null;
     if (text) {

@@ -12,7 +12,11 @@ use super::stderr_excerpt::StderrExcerpt;
 use crate::runner::COST_NOTES;
 use protocol::FaultKind;
 use serde::Serialize;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// The most groups of messages a kind's summary keeps (the biggest): a bot whose every message
+/// differs has no more to learn from the 21st.
+pub const MAX_GROUPS: usize = 20;
 
 /// A bot's faults of one kind.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -27,8 +31,11 @@ pub struct KindSummary {
     pub played: usize,
     /// The first of them.
     pub first: FirstFault,
-    /// Its messages grouped by shape, the biggest group first (the earliest among equals).
+    /// Its messages grouped by shape, the biggest group first (the earliest among equals); at
+    /// most [`MAX_GROUPS`].
     pub groups: Vec<MessageGroup>,
+    /// How many smaller groups are left out of [`KindSummary::groups`].
+    pub other_groups: usize,
     /// The summary in one line: "exited ×165 in all 165 of its matches: KeyError:
     /// 'discard_pile'; first in match 3, its 5th turn (phase turn; log decision 14)".
     pub line: String,
@@ -75,20 +82,26 @@ pub fn summarize(matches: &[BotMatch], faults: &[BotFault]) -> Vec<KindSummary> 
             kinds.push(f.fault);
         }
     }
+    let by_id: BTreeMap<u64, &BotMatch> = matches.iter().map(|m| (m.id, m)).collect();
     let mut out: Vec<KindSummary> = kinds
         .into_iter()
-        .map(|kind| of_kind(matches, faults, kind))
+        .map(|kind| of_kind(&by_id, faults, kind))
         .collect();
     // Stable: equal counts keep the order of their first fault.
     out.sort_by_key(|s| std::cmp::Reverse(s.count));
     out
 }
 
-/// The summary of the faults of `kind`.
-fn of_kind(matches: &[BotMatch], faults: &[BotFault], kind: FaultKind) -> KindSummary {
+/// The summary of the faults of `kind`, over the bot's matches by id.
+fn of_kind(
+    matches: &BTreeMap<u64, &BotMatch>,
+    faults: &[BotFault],
+    kind: FaultKind,
+) -> KindSummary {
     let own: Vec<&BotFault> = faults.iter().filter(|f| f.fault == kind).collect();
-    let match_of = |id: u64| matches.iter().find(|m| m.id == id);
+    let match_of = |id: u64| matches.get(&id).copied();
     let mut groups: Vec<MessageGroup> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
     for f in &own {
         let name = name_of(f, match_of(f.id));
         // A crash's quoted values tell bugs apart (`KeyError: 'hand'` is not `'discard_pile'`).
@@ -96,16 +109,20 @@ fn of_kind(matches: &[BotMatch], faults: &[BotFault], kind: FaultKind) -> KindSu
             FaultKind::Exited => numbers_collapsed(&name),
             _ => shape(&name),
         };
-        match groups.iter_mut().find(|g| g.shape == shape) {
-            Some(group) => group.count += 1,
-            None => groups.push(MessageGroup {
-                name,
-                shape,
-                count: 1,
-            }),
+        match index.get(&shape) {
+            Some(&k) => groups[k].count += 1,
+            None => {
+                index.insert(shape.clone(), groups.len());
+                groups.push(MessageGroup {
+                    name,
+                    shape,
+                    count: 1,
+                });
+            }
         }
     }
     groups.sort_by_key(|g| std::cmp::Reverse(g.count));
+    let other_groups = groups.len().saturating_sub(MAX_GROUPS);
     let first = own[0];
     let first_match = match_of(first.id);
     let first = FirstFault {
@@ -119,6 +136,7 @@ fn of_kind(matches: &[BotMatch], faults: &[BotFault], kind: FaultKind) -> KindSu
     };
     let affected = own.iter().map(|f| f.id).collect::<BTreeSet<_>>().len();
     let line = line(kind, own.len(), affected, matches.len(), &groups, &first);
+    groups.truncate(MAX_GROUPS);
     KindSummary {
         fault: kind,
         count: own.len(),
@@ -126,6 +144,7 @@ fn of_kind(matches: &[BotMatch], faults: &[BotFault], kind: FaultKind) -> KindSu
         played: matches.len(),
         first,
         groups,
+        other_groups,
         line,
     }
 }

@@ -145,3 +145,21 @@ fn a_crash_is_named_by_the_last_line_of_its_traceback() {
     assert_eq!(crash.first.stderr, matches[0].stderr);
     assert_eq!(crash.first.seat, 2);
 }
+
+#[test]
+fn a_kind_keeps_its_biggest_groups_and_counts_the_others() {
+    let matches = vec![played(0, None)];
+    let faults: Vec<BotFault> = (0..MAX_GROUPS as u64 + 5)
+        .map(|k| fault(0, k + 1, FaultKind::WrongShape, &"x".repeat(k as usize + 1)))
+        .collect();
+    let summary = summarize(&matches, &faults);
+    assert_eq!(summary[0].groups.len(), MAX_GROUPS);
+    assert_eq!(summary[0].other_groups, 5);
+    assert!(
+        summary[0]
+            .line
+            .contains(&format!("(and {} other messages)", MAX_GROUPS + 4)),
+        "{}",
+        summary[0].line
+    );
+}
