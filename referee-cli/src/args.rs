@@ -198,13 +198,18 @@ pub struct LeaderboardArgs {
     /// Leave out the legend under the leaderboard (what each column means).
     #[arg(long)]
     pub no_legend: bool,
-    /// Instead of the leaderboard, this bot's part of the tournament: its faults with their
-    /// messages, its matches, and where its stderr of each match is.
+    /// Instead of the leaderboard, this bot's part of the tournament: its faults summed up by
+    /// kind (count, matches, the first with its stderr, the messages grouped), its matches, and
+    /// where its stderr of each match is.
     #[arg(long, value_name = "NAME")]
     pub bot: Option<String>,
     /// With --bot: at most N matches in the table and the faults of at most N matches (0: all).
     #[arg(long, value_name = "N", default_value_t = 20, requires = "bot")]
     pub limit: usize,
+    /// With --bot: every fault too, match by match, with its message and the match's stderr
+    /// (after the summary by kind).
+    #[arg(long, requires = "bot")]
+    pub all_faults: bool,
 }
 
 /// `referee report`.

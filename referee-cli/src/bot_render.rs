@@ -1,12 +1,14 @@
 //! Rendering one bot's part of a tournament (`referee leaderboard DIR --bot NAME`): its faults
-//! with their messages and where its stderr of each faulty match is, then its matches as a
-//! table; or all of it as JSON, or its matches as CSV. The data is the report's
+//! summed up by kind, with `--all-faults` each fault with its message and where its stderr of
+//! each faulty match is, then its matches as a table; or all of it as JSON, or its matches as
+//! CSV. The data is the report's
 //! ([`referee::report::data::bot_report`]); this file only lays it out.
 
 use super::args::BoardFormat;
 use super::board_render::{escaped, table};
 use super::output::grouped;
 use referee::report::data::{BotMatch, BotReport};
+use referee::report::fault_summary::KindSummary;
 use referee::tournament::results::StderrRange;
 use referee::untrusted;
 use std::path::Path;
@@ -25,6 +27,8 @@ pub struct BotView<'a> {
     /// At most this many matches in the table, and the faults of at most this many matches
     /// (0: all). JSON and CSV are whole.
     pub limit: usize,
+    /// Whether every fault is listed, match by match, after the summary by kind.
+    pub all_faults: bool,
 }
 
 /// `report` in `format`.
@@ -67,7 +71,16 @@ fn text(report: &BotReport, view: &BotView<'_>, markdown: bool) -> String {
             n.min(view.limit)
         }
     };
-    if !faulty.is_empty() {
+    if !report.summary.is_empty() {
+        out += "\nFaults by kind:\n";
+        for kind in &report.summary {
+            out += &summary_of(kind, markdown);
+        }
+        if !view.all_faults {
+            out += "(--all-faults lists every fault, match by match)\n";
+        }
+    }
+    if !faulty.is_empty() && view.all_faults {
         out += "\nFaults, by match:\n";
         for m in &faulty[..shown(faulty.len())] {
             out += &faults_of(report, m, view, markdown);
@@ -100,6 +113,47 @@ fn text(report: &BotReport, view: &BotView<'_>, markdown: bool) -> String {
     out
 }
 
+/// A kind's summary: its line, its messages grouped (when more than one), and the last lines of
+/// the bot's stderr in the match of its first fault.
+fn summary_of(kind: &KindSummary, markdown: bool) -> String {
+    let mut out = format!("\n- {}\n", escaped(&kind.line, markdown));
+    if kind.groups.len() > 1 {
+        for group in &kind.groups {
+            out += &format!("    ×{} {}\n", group.count, escaped(&group.name, markdown));
+        }
+        if kind.other_groups > 0 {
+            out += &format!("    … and {} rarer messages\n", kind.other_groups);
+        }
+    }
+    match &kind.first.stderr {
+        Some(excerpt) if !excerpt.text.trim().is_empty() => {
+            out += &format!("    its stderr in match {}, the end:\n", kind.first.id);
+            out += &stderr_tail(&excerpt.text, "    | ", markdown);
+        }
+        Some(_) => out += &format!("    (nothing on its stderr in match {})\n", kind.first.id),
+        None => {
+            if let Some(why) = &kind.first.stderr_unread {
+                let why = escaped(why, markdown);
+                out += &format!(
+                    "    its stderr in match {} not read: {why}\n",
+                    kind.first.id
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The last [`STDERR_LINES`] lines of a bot's `text`, each marked `prefix`: its own line breaks
+/// make no line of the referee's.
+fn stderr_tail(text: &str, prefix: &str, markdown: bool) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(STDERR_LINES)..]
+        .iter()
+        .map(|line| format!("{prefix}{}\n", escaped(line, markdown)))
+        .collect()
+}
+
 /// `… 12 more matches (--limit 0 shows all)` when `shown` of `total` were shown.
 fn cut_note(total: usize, shown: usize, what: &str) -> String {
     if shown < total {
@@ -121,11 +175,12 @@ fn faults_of(report: &BotReport, m: &BotMatch, view: &BotView<'_>, markdown: boo
         if m.forfeited { ", forfeited" } else { "" }
     );
     for f in report.faults.iter().filter(|f| f.id == m.id) {
-        let at = f
-            .decision
-            .map(|d| format!("decision {d}"))
-            .unwrap_or_else(|| "outside a decision".into());
-        out += &format!("  {at}, {}: {}\n", f.fault, escaped(&f.message, markdown));
+        out += &format!(
+            "  {}: {}: {}\n",
+            escaped(&f.moment, markdown),
+            f.fault,
+            escaped(&f.message, markdown)
+        );
     }
     out += &format!(
         "  stderr: {}\n",
@@ -135,12 +190,7 @@ fn faults_of(report: &BotReport, m: &BotMatch, view: &BotView<'_>, markdown: boo
         out += &format!("  stderr not read: {}\n", escaped(why, markdown));
     }
     if let Some(excerpt) = &m.stderr {
-        // The bot's lines, split here and each marked `|`: its own line breaks make no line
-        // of the referee's.
-        let lines: Vec<&str> = excerpt.text.lines().collect();
-        for line in &lines[lines.len().saturating_sub(STDERR_LINES)..] {
-            out += &format!("  | {}\n", escaped(line, markdown));
-        }
+        out += &stderr_tail(&excerpt.text, "  | ", markdown);
     }
     out
 }

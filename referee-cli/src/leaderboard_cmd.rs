@@ -45,6 +45,7 @@ pub fn run_leaderboard(args: LeaderboardArgs) -> Result<ExitCode, Failure> {
         score_name: &board.score_name,
         bots: board.standings.len(),
         limit: args.limit,
+        all_faults: args.all_faults,
     };
     out!("{}", bot_render::render(&report, &view, args.format));
     Ok(ExitCode::Success)

@@ -2,7 +2,7 @@
 //! and fault messages are a bot's or a results file's: shown escaped ([`referee::untrusted`]).
 
 use super::output::grouped;
-use referee::runner::MatchRecord;
+use referee::runner::{MatchRecord, Moment};
 use referee::untrusted::{line, shown};
 use tabled::settings::Style;
 use tabled::{Table, Tabled};
@@ -63,12 +63,9 @@ pub fn render(record: &MatchRecord, score_name: &str) -> String {
     let mut text = table.to_string();
     text.push('\n');
     for fault in &record.faults {
-        let at = fault
-            .decision
-            .map(|n| format!(" at decision {n}"))
-            .unwrap_or_default();
+        let at = Moment::in_the_match(fault.when());
         text.push_str(&format!(
-            "fault: {} (seat {}) {}{at}: {}\n",
+            "fault: {} (seat {}), {at}: {}: {}\n",
             shown(&record.players[fault.seat]),
             fault.seat,
             fault.fault,

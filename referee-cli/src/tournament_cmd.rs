@@ -10,7 +10,7 @@ use super::tournament_config;
 use indicatif::{ProgressBar, ProgressStyle};
 use protocol::ExitCode;
 use referee::tournament::{self, MatchResult, Outcome, Reporter, Snapshot, Started};
-use referee::untrusted::shown;
+use referee::untrusted::{line, shown};
 use std::io::IsTerminal;
 
 /// Runs `referee tournament` (with `--replace`, [`super::replace_cmd`]).
@@ -59,6 +59,7 @@ pub(super) fn finish(
         Outcome::Finished(board) => {
             out!("{}", board_render::render(&board, board_format, legend));
             if board_format == BoardFormat::Table {
+                out!("{}", fault_lines(out));
                 outln!("results: {}", out.display());
             }
             if let Some(kib) = referee::bench::peak_rss_kib() {
@@ -70,6 +71,35 @@ pub(super) fn finish(
             Ok(ExitCode::Success)
         }
     }
+}
+
+/// The faults of the tournament in `dir`, one line per bot and kind ([`KindSummary::line`]),
+/// and where each bot's are listed; nothing when no bot faulted.
+fn fault_lines(dir: &std::path::Path) -> String {
+    let report = match referee::report::build(dir) {
+        Ok(report) => report,
+        Err(e) => return format!("(the faults are not summed up: {e})\n"),
+    };
+    let faulty: Vec<_> = report
+        .bots
+        .iter()
+        .filter(|b| !b.summary.is_empty())
+        .collect();
+    if faulty.is_empty() {
+        return String::new();
+    }
+    let dir = shlex::try_quote(&dir.to_string_lossy())
+        .map(|q| q.into_owned())
+        .unwrap_or_else(|_| dir.display().to_string());
+    let mut text = format!(
+        "\nFaults, by bot and kind (each bot's in full: referee leaderboard {dir} --bot NAME --all-faults):\n"
+    );
+    for bot in faulty {
+        for kind in &bot.summary {
+            text += &format!("  {}: {}\n", line(&bot.bot), line(&kind.line));
+        }
+    }
+    text
 }
 
 /// The line that says the seed was drawn, and how to keep it.

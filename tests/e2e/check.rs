@@ -108,7 +108,7 @@ fn every_machiavelli_sample_bot_passes_and_refused_plays_are_counted() {
         .to_string();
     // Its first play is the table with a meld of its first card alone added.
     let first = format!(
-        "{answers} answers, {answers} refused by the rules with machiavelli's penalty; the first, at decision 1 of match 1 (turn, request id 0): meld "
+        "{answers} answers, {answers} refused by the rules with machiavelli's penalty; the first, at match 1, its 1st turn (phase turn; log decision 1; request id 0): meld "
     );
     assert!(detail.starts_with(&first), "{detail}");
     assert!(
@@ -284,7 +284,7 @@ fn a_debug_print_is_named_with_its_line() {
     for line in [
         "stdout: FAIL — writes nothing but protocol lines to stdout",
         "  expected: only protocol lines on stdout, one JSON message per line (log to stderr)",
-        "  got:      3 stray lines; the first at decision 1 of match 1 (chip, request id 0): the line \"debug: hand ['raise', 'bluff', 'trap']\" (malformed)",
+        "  got:      3 stray lines; the first at match 1, its 1st turn (phase chip; log decision 1; request id 0): the line \"debug: hand ['raise', 'bluff', 'trap']\" (malformed)",
         "  rule:     docs/protocol.md#transport",
     ] {
         assert!(text.contains(line), "missing {line:?} in:\n{text}");
@@ -353,7 +353,7 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
             &[(
                 "stdout",
                 "fail",
-                "26 stray lines; the first at decision 4 of match 1 (chip, request id 1)",
+                "26 stray lines; the first at match 1, its 2nd turn (phase chip; log decision 4; request id 1)",
             )],
         ),
         // Lines between matches are stdout's, never a probe's.
@@ -386,7 +386,11 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
             "third_match.py debug",
             &[],
             &[
-                ("stdout", "fail", "of match 3 (chip, request id 52)"),
+                (
+                    "stdout",
+                    "fail",
+                    "match 3, its 1st turn (phase chip; log decision ",
+                ),
                 ("forward_compat", "pass", ""),
             ],
         ),
@@ -394,7 +398,7 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
             "third_match.py slow",
             &["--time-limit-ms", SHORT_LIMIT_MS],
             &[
-                ("time", "fail", "of match 3 (chip, request id 52): timeout"),
+                ("time", "fail", "; request id 52): timeout"),
                 ("forward_compat", "pass", ""),
             ],
         ),
@@ -408,7 +412,7 @@ fn exits_stray_lines_and_probes_are_charged_where_they_belong() {
                 (
                     "id_echo",
                     "fail",
-                    "3 faults; the first at decision 1 of match 1 (chip, request id 0)",
+                    "3 faults; the first at match 1, its 1st turn (phase chip; log decision 1; request id 0)",
                 ),
                 ("time", "not_run", "no answer accepted in 3 requests"),
             ],

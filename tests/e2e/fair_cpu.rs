@@ -151,7 +151,7 @@ fn on_cpu_time_a_bot_that_blocks_is_in_time_and_one_that_burns_is_not() {
     let text = stdout(&wall);
     let timeouts = text
         .lines()
-        .filter(|l| l.starts_with("fault: bot (seat 0) timeout"))
+        .filter(|l| l.starts_with("fault: bot (seat 0), ") && l.contains("): timeout: "))
         .count();
     assert_eq!(timeouts, 3, "{text}");
     // On CPU time only the burn is, told in CPU time.
@@ -165,7 +165,8 @@ fn on_cpu_time_a_bot_that_blocks_is_in_time_and_one_that_burns_is_not() {
     let faults: Vec<&str> = text.lines().filter(|l| l.starts_with("fault:")).collect();
     assert_eq!(faults.len(), 1, "{text}");
     assert!(
-        faults[0].starts_with("fault: bot (seat 0) timeout at decision 8: "),
+        faults[0].starts_with("fault: bot (seat 0), its ")
+            && faults[0].contains("; log decision 8): timeout: "),
         "{text}"
     );
     // Over the CPU limit, or (on a machine too loaded to give it 1.5 s of CPU in 3 s) over the

@@ -277,7 +277,8 @@ fn a_bot_is_told_why_its_action_was_refused_and_what_was_played_instead() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
-        stdout(&out).contains("fault: s (seat 0) illegal_action"),
+        stdout(&out).contains("fault: s (seat 0), its 1st turn (phase ")
+            && stdout(&out).contains("): illegal_action: "),
         "{}",
         stdout(&out)
     );
@@ -298,7 +299,8 @@ fn a_bot_is_told_why_its_action_was_refused_and_what_was_played_instead() {
     assert!(error["substituted"]["table"].is_u64(), "{error}");
     // A move sent when a chip is asked for is the wrong shape, not an illegal chip.
     assert!(
-        stdout(&out).contains(r#"fault: s (seat 0) wrong_shape at decision"#),
+        stdout(&out).contains(r#"fault: s (seat 0), its "#)
+            && stdout(&out).contains(": wrong_shape: "),
         "{}",
         stdout(&out)
     );

@@ -124,7 +124,7 @@ fn bot_view(dir: &Path, bot: &str, extra: &[&str]) -> std::process::Output {
 fn a_bots_view_lists_its_faults_with_their_messages_and_where_its_stderr_is() {
     let dir = faulty_tournament::dir();
     let results = faulty_tournament::results();
-    let text = stdout(&bot_view(dir, "crasher", &["--limit", "0"]));
+    let text = stdout(&bot_view(dir, "crasher", &["--limit", "0", "--all-faults"]));
     let played: Vec<(&Value, usize)> = results
         .iter()
         .filter_map(|r| faulty_tournament::seat_of(r, "crasher").map(|s| (r, s)))
@@ -144,12 +144,19 @@ fn a_bots_view_lists_its_faults_with_their_messages_and_where_its_stderr_is() {
         for f in r["faults"].as_array().unwrap() {
             if f["seat"] == *seat {
                 faults += 1;
+                // Its moment, named as everywhere: the match, the bot's own turn, the phase
+                // and the log's decision.
                 let at = match f["decision"].as_u64() {
-                    Some(d) => format!("decision {d}"),
-                    None => "outside a decision".into(),
+                    Some(d) => format!(
+                        "match {}, its {} turn (phase {}; log decision {d})",
+                        r["id"],
+                        referee::runner::ordinal(f["turn"].as_u64().unwrap()),
+                        f["phase"].as_str().unwrap()
+                    ),
+                    None => format!("match {}, at start-up, before its first turn", r["id"]),
                 };
                 let line = format!(
-                    "  {at}, {}: {}\n",
+                    "  {at}: {}: {}\n",
                     f["fault"].as_str().unwrap(),
                     f["message"].as_str().unwrap()
                 );

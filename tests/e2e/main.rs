@@ -18,6 +18,7 @@ mod drip;
 mod every_game;
 mod fair_cpu;
 mod fault_messages;
+mod fault_summary;
 mod faults;
 mod faulty_tournament;
 mod hostile_results;

@@ -169,7 +169,7 @@ fn the_report_shows_the_leaderboard_faults_with_their_stderr_and_replays_that_op
     let messages = browser.texts("#bot-crasher .fault .message");
     assert_eq!(messages.len(), 16, "a crash in each of its 16 matches");
     assert!(messages.contains(&crash_message), "{messages:?}");
-    let crash_stderr = browser.texts("#bot-crasher pre.stderr");
+    let crash_stderr = browser.texts("#bot-crasher .all-faults pre.stderr");
     assert_eq!(crash_stderr.len(), 16);
     assert!(
         crash_stderr

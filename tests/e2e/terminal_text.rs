@@ -340,7 +340,10 @@ fn a_tournament_its_results_edited_by_hand_and_every_leaderboard_show_names_iner
     assert!(standings.iter().any(|s| s["bot"] == NAME), "{json}");
 
     // The bot's view, asked by its name: table, CSV and Markdown.
-    let view = stdout(&inert(&["leaderboard", &e, "--bot", NAME], 0));
+    let view = stdout(&inert(
+        &["leaderboard", &e, "--bot", NAME, "--all-faults"],
+        0,
+    ));
     assert!(
         view.starts_with(&format!("{NAME_SHOWN}: rank 3 of 3")),
         "{view}"

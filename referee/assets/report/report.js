@@ -181,6 +181,28 @@
     ];
   }
 
+  /** A bot's faults of one kind, summed up: its line, a replay at the first, the messages by shape. */
+  function faultSummary(kind, byMatch) {
+    const first = kind.first;
+    const div = h("div", { class: "fault-summary", "data-kind": kind.fault },
+      h("div", { class: "where" }, kind.line, " ",
+        faultReplay(byMatch.get(first.id) || { id: first.id, seat: first.seat }, first)));
+    if (kind.groups.length > 1) {
+      div.append(h("ul", { class: "groups" }, kind.groups.map((g) =>
+        h("li", {}, h("b", {}, `×${g.count} `), h("span", { class: "message" }, g.name)))
+        .concat(kind.other_groups ? [h("li", { class: "none" }, `… and ${kind.other_groups} rarer messages`)] : [])));
+    }
+    const text = first.stderr && first.stderr.text.trim() !== "" ? first.stderr.text : null;
+    if (text) {
+      div.append(h("details", { class: "first-stderr" },
+        h("summary", {}, `the bot's stderr in match ${first.id}, where it first happened`),
+        h("pre", { class: "stderr", "data-match": first.id }, text)));
+    } else if (first.stderr_unread) {
+      div.append(h("p", { class: "none" }, `The stderr of match ${first.id} was not read: ${first.stderr_unread}`));
+    }
+    return div;
+  }
+
   function botSection(bot) {
     const faultyMatches = bot.matches.filter((m) => m.faults > 0);
     const section = h("section", { class: "bot", id: botAnchor(bot.bot), "data-bot": bot.bot },
@@ -191,15 +213,19 @@
     if (bot.faults.length) {
       section.append(h("h4", {}, "Faults"));
       const byMatch = new Map(faultyMatches.map((m) => [m.id, m]));
+      // One line per kind (the referee's summary), then every fault behind a click.
+      section.append(...bot.summary.map((kind) => faultSummary(kind, byMatch)));
+      const all = h("details", { class: "all-faults" },
+        h("summary", {}, `all ${bot.faults.length} faults, match by match, with the bot's stderr`));
       bot.faults.forEach((f, k) => {
-        const at = f.decision === null ? "at start-up or the end" : `decision ${f.decision}`;
-        section.append(h("div", { class: "fault", "data-match": f.id, "data-kind": f.fault },
-          h("div", { class: "where" }, `match ${f.id}, ${at}: ${f.fault} `, faultReplay(byMatch.get(f.id), f)),
+        all.append(h("div", { class: "fault", "data-match": f.id, "data-kind": f.fault },
+          h("div", { class: "where" }, `${f.moment}: ${f.fault} `, faultReplay(byMatch.get(f.id), f)),
           h("div", { class: "message" }, f.message)));
         // After the last fault of a match: what the bot wrote to stderr during it.
         const next = bot.faults[k + 1];
-        if (!next || next.id !== f.id) section.append(...stderrBlock(byMatch.get(f.id), f.id));
+        if (!next || next.id !== f.id) all.append(...stderrBlock(byMatch.get(f.id), f.id));
       });
+      section.append(all);
     } else {
       section.append(h("p", { class: "none" }, "No faults."));
     }

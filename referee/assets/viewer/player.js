@@ -136,6 +136,25 @@
     }
   });
 
+  // ---- Moments, named as the referee names them everywhere (referee/src/runner/moment.rs):
+  // "match 21, its 5th turn (phase turn; log decision 14)" — the seat's own turn, counted from 1.
+  const ordinal = (n) => {
+    const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" })[n % 10] || "th";
+    return `${n}${suffix}`;
+  };
+  /** The moment of step i's decision, without the match: "its 5th turn (phase turn; log decision 14)". */
+  function turnWords(i) {
+    const step = steps[i];
+    if (step.kind === "start") return "at start-up, before its first turn";
+    if (step.kind === "end" || !step.action) return "at the end of the match, after the last turn";
+    const a = step.action;
+    return `its ${ordinal(stats.decisions[i][a.seat])} turn (phase ${a.phase}; log decision ${step.n})`;
+  }
+  const matchWords = (i) => `match ${header.match_id}, ${turnWords(i)}`;
+  /** The moment of a fault: its decision's, or outside any (before the first, after the last). */
+  const faultWords = (f) => typeof f.record.n === "number" ? turnWords(f.step)
+    : f.step === 0 ? "at start-up, before its first turn" : "at the end of the match, after the last turn";
+
   // ---- State of the page. ----
   const state = { step: 0, seat: null, timer: null };
 
@@ -190,7 +209,7 @@
     marks.append(m);
   }
   for (const f of faults) {
-    const m = h("span", { class: "mark fault", title: `fault at step ${f.step}` });
+    const m = h("span", { class: "mark fault", title: `fault of seat ${f.record.seat} ${players[f.record.seat].name}, ${faultWords(f)}` });
     m.style.left = `${(100 * f.step) / Math.max(1, last)}%`;
     marks.append(m);
   }
@@ -203,8 +222,7 @@
     if (step.kind === "start") return "Start: the deal and the opening events";
     if (step.kind === "end") return voidMatch ? "End: the match is void (the game failed)" : "End: final scores and ranks";
     const a = step.action;
-    const who = a ? `seat ${a.seat} ${seatName(a.seat)}` : "";
-    return `Decision ${step.n} of ${decisions} (numbered from 0, as in the log)${who ? ` · ${who}` : ""}${a ? ` · ${a.phase}` : ""}`;
+    return a ? `${matchWords(i)} · seat ${a.seat} ${seatName(a.seat)}` : `match ${header.match_id}, log decision ${step.n}`;
   }
 
   function describeAction(r) {
@@ -303,8 +321,9 @@
     put($("fault-count"), `(${count} so far, ${faults.length} in the match)`);
     const items = faults.slice(Math.max(0, count - FAULTS_SHOWN), count).reverse().map((f) =>
       h("li", { class: f.step === i ? "current" : "" },
-        h("button", { class: "link", onclick: () => go(f.step), title: "go to this step" }, `step ${f.step}`), " ",
-        seatTag(f.record.seat, players), " ", h("b", {}, f.record.fault), ": ",
+        seatTag(f.record.seat, players), ", ",
+        h("button", { class: "link", onclick: () => go(f.step), title: "go to this step" }, faultWords(f)), ": ",
+        h("b", {}, f.record.fault), ": ",
         h("span", { class: "fault-message" }, f.record.message)));
     if (count > FAULTS_SHOWN) items.push(h("li", { class: "note" }, `… and ${count - FAULTS_SHOWN} earlier`));
     put($("faults"), items);
@@ -329,7 +348,8 @@
     chart.setCursor(i);
     chart.highlight(state.seat);
     scrub.value = String(i);
-    put($("position"), `step ${i} / ${last}`);
+    const where = steps[i].kind === "decision" ? `log decision ${steps[i].n} of ${decisions}` : steps[i].kind;
+    put($("position"), `${where} (step ${i} / ${last})`);
     for (const b of viewButtons) b.classList.toggle("active", b.dataset.view === (state.seat === null ? "truth" : String(state.seat)));
     document.body.dataset.step = String(i);
     document.body.dataset.view = state.seat === null ? "truth" : String(state.seat);

@@ -102,6 +102,8 @@ pub struct Decision {
     /// The decision of the match it was, as the match log numbers them (`n`: every seat's
     /// decisions, from 0; docs/match-log.md#decision-numbers).
     pub n: u64,
+    /// The bot's own turn in the match, from 1 (its decisions the referee took for it count).
+    pub turn: u64,
     /// The request's `id` on the wire (ids count the process's requests from 0).
     pub id: u64,
     /// The phase.
@@ -162,6 +164,7 @@ impl MatchFacts {
         let mine = |f: &&FaultRecord| f.seat == seat;
         let faults = &record.faults;
         let mut decisions = Vec::new();
+        let mut turn = 0;
         // A decision's stderr is logged just before its action.
         let mut stderr: Option<(u64, String)> = None;
         for entry in log {
@@ -177,6 +180,7 @@ impl MatchFacts {
                     ms,
                     ..
                 } if *s == seat => {
+                    turn += 1;
                     let at: Vec<FaultRecord> = faults
                         .iter()
                         .filter(mine)
@@ -194,6 +198,7 @@ impl MatchFacts {
                     }
                     decisions.push(Decision {
                         n: *n,
+                        turn,
                         id: first_id + decisions.len() as u64,
                         phase: phase.clone(),
                         answered: !substituted,
@@ -259,6 +264,9 @@ mod tests {
         let fault = |decision: Option<u64>, kind| FaultRecord {
             seat: 1,
             decision,
+            turn: None,
+            phase: None,
+            outside: None,
             fault: kind,
             message: String::new(),
             line: None,

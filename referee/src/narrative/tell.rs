@@ -9,9 +9,10 @@ use super::story::{LineKind, Narrative, Story};
 use super::teller::{Act, Heard, Step, Teller};
 use super::words::{counted, grouped, listed};
 use super::{bouillabaisse, machiavelli, vabanque};
-use crate::runner::{LogPlayer, LogRecord};
+use crate::runner::{LogPlayer, LogRecord, Moment, When};
 use engine::GameKind;
 use protocol::FaultKind;
+use std::collections::HashMap;
 
 /// Why a log cannot be told.
 #[derive(Debug, thiserror::Error)]
@@ -94,6 +95,13 @@ pub fn tell(records: &[LogRecord], perspective: Perspective) -> Result<Narrative
         story: Story::default(),
         pending: None,
         score_name: String::new(),
+        phases: records
+            .iter()
+            .filter_map(|r| match r {
+                LogRecord::Action { n, phase, .. } => Some((*n, phase.as_str())),
+                _ => None,
+            })
+            .collect(),
     };
     walk.preface(&records[0]);
     let failed = |(line, message)| NarrativeError::Record { line, message };
@@ -130,6 +138,8 @@ struct Walk<'a> {
     stopped: Vec<bool>,
     /// What the score is called.
     score_name: String,
+    /// The phase of each decision, by the log's number (a fault is told before its action).
+    phases: HashMap<u64, &'a str>,
 }
 
 impl<'a> Walk<'a> {
@@ -265,8 +275,9 @@ impl<'a> Walk<'a> {
                     faults.push((*n, *fault));
                 }
                 if self.perspective.knows(*seat) {
+                    let moment = Moment::in_the_match(self.when(*n, *seat));
                     self.story.conduct(format!(
-                        "{}: fault {fault}: {message}",
+                        "{}: fault {fault}, {moment}: {message}",
                         self.cast.name(*seat)
                     ));
                 }
@@ -309,6 +320,20 @@ impl<'a> Walk<'a> {
             }
         }
         Ok(())
+    }
+
+    /// When a fault of `seat` at decision `n` (`None`: outside a decision) happened: its turn
+    /// is the one its next action takes; outside a decision, at start-up before any action.
+    fn when(&self, n: Option<u64>, seat: usize) -> When {
+        match n {
+            Some(decision) => When::Turn {
+                turn: self.decided.get(seat).map(|d| d + 1),
+                phase: self.phases.get(&decision).map(|p| p.to_string()),
+                decision,
+            },
+            None if self.decided.iter().all(|&d| d == 0) => When::Start,
+            None => When::End,
+        }
     }
 
     /// What the referee noted about the decision `action` (an action record): it played

@@ -2,9 +2,11 @@
 //! the leaderboard ([`crate::tournament::leaderboard`]) as text cells with their legend
 //! ([`board_table`]), its head-to-head matrix, the ratings after each match
 //! ([`ratings::history`]), the points of a format played in rounds round by round, and per bot its
-//! matches, its faults with their messages and the stderr it wrote in each match it faulted in
-//! ([`bot_report`], which `referee leaderboard --bot` prints too). The page only draws it.
+//! matches, its faults with their messages and the stderr it wrote in each match it faulted in,
+//! and its faults summed up by kind ([`super::fault_summary`]) ([`bot_report`], which `referee
+//! leaderboard --bot` prints too). The page only draws it.
 
+use super::fault_summary::{KindSummary, summarize};
 use super::stderr_excerpt::{StderrExcerpt, excerpt};
 use crate::safe_fs::SafeDir;
 use crate::tournament::board_cells::RoundTotals;
@@ -92,6 +94,8 @@ pub struct BotReport {
     pub rank: usize,
     /// Its matches, by id.
     pub matches: Vec<BotMatch>,
+    /// Its faults summed up by kind ([`super::fault_summary`]), the kind with the most first.
+    pub summary: Vec<KindSummary>,
     /// Its faults, in match order, then in the order they happened.
     pub faults: Vec<BotFault>,
 }
@@ -137,8 +141,17 @@ pub struct BotMatch {
 pub struct BotFault {
     /// The match.
     pub id: u64,
-    /// The decision (0-based) it happened at, `None` at start-up or the end.
+    /// The log's decision number (0-based, every seat's) it happened at, `None` at start-up or
+    /// the end.
     pub decision: Option<u64>,
+    /// The bot's own turn it happened at, from 1 (`None` outside a decision, or in results
+    /// written before the referee recorded it).
+    pub turn: Option<u64>,
+    /// The phase of the request.
+    pub phase: Option<String>,
+    /// When it happened, in words: "match 21, its 5th turn (phase turn; log decision 14)"
+    /// ([`crate::runner::Moment`]).
+    pub moment: String,
     /// Its kind.
     pub fault: FaultKind,
     /// What happened, as the referee told it.
@@ -247,6 +260,9 @@ pub fn bot_report(
             .map(|f| BotFault {
                 id: result.id,
                 decision: f.decision,
+                turn: f.turn,
+                phase: f.phase.clone(),
+                moment: f.moment(result.id).to_string(),
                 fault: f.fault,
                 message: f.message.clone(),
             })
@@ -281,6 +297,7 @@ pub fn bot_report(
         bot: bot.to_string(),
         command,
         rank,
+        summary: summarize(&matches, &faults),
         matches,
         faults,
     })

@@ -86,6 +86,9 @@ fn faults_per_bot_carry_their_messages_and_the_stderr_of_their_match() {
             result.record.faults.push(FaultRecord {
                 seat,
                 decision: Some(k as u64),
+                turn: None,
+                phase: None,
+                outside: None,
                 fault: FaultKind::Timeout,
                 message: format!("no reply in match {id}"),
                 line: None,

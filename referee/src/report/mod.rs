@@ -1,10 +1,12 @@
 //! The tournament report (`referee report DIR --html OUT`): what a results directory holds,
 //! gathered once ([`data`]: the leaderboard and its legend, the head-to-head matrix, the
-//! ratings over the tournament, and each bot's matches, faults and stderr) and drawn as a page
+//! ratings over the tournament, and each bot's matches, faults — summed up by kind in
+//! [`fault_summary`] — and stderr) and drawn as a page
 //! that opens from disk ([`page`]), with a replay page per match whose log was kept. See
 //! `docs/tournament.md` (the report).
 
 pub mod data;
+pub mod fault_summary;
 pub mod page;
 pub mod replays;
 pub mod stderr_excerpt;

@@ -6,7 +6,7 @@ use super::ledger::{FaultAt, SeatLedger};
 use super::log::{LogRecord, MatchLog};
 use super::players::{Player, line};
 use super::policy::FaultPolicy;
-use super::record::{FaultRecord, SeatStats};
+use super::record::{FaultRecord, Outside, SeatStats};
 use crate::seat::{Clock, Fault, LateReply, RecentStderr, Talk};
 use engine::{Addressed, Game};
 use protocol::{ErrorMsg, EventMsg, ToBot};
@@ -114,15 +114,26 @@ pub(super) struct Books<'l> {
 }
 
 impl Books<'_> {
-    /// Charges a fault of `seat` committed `at` to its ledger and records it, its message
-    /// saying what it costs. Returns that message.
-    pub fn charge(&mut self, seat: usize, at: FaultAt, fault: Fault) -> std::io::Result<String> {
-        let charge = self.seats[seat].ledger.charge(fault.fault, at);
+    /// Charges a fault of `seat` committed `at` (at a decision: of the request's `phase`) to
+    /// its ledger and records it, its message saying what it costs, with the bot's own turn
+    /// (its decisions counted so far, plus this one). Returns that message.
+    pub fn charge(
+        &mut self,
+        seat: usize,
+        at: FaultAt,
+        phase: Option<&'static str>,
+        fault: Fault,
+    ) -> std::io::Result<String> {
+        let state = &mut self.seats[seat];
+        let charge = state.ledger.charge(fault.fault, at);
         let message = charge.message(&fault.message);
-        let decision = match at {
-            FaultAt::Decision(n) => Some(n),
-            FaultAt::Start | FaultAt::End => None,
+        let (decision, outside) = match at {
+            FaultAt::Decision(n) => (Some(n), None),
+            FaultAt::Start => (None, Some(Outside::Start)),
+            FaultAt::End => (None, Some(Outside::End)),
         };
+        // The decision is counted once taken ([`SeatState::count_decision`]): this is the next.
+        let turn = decision.map(|_| state.stats.decisions + 1);
         self.log.write(&LogRecord::Fault {
             n: decision,
             seat,
@@ -132,6 +143,9 @@ impl Books<'_> {
         self.faults.push(FaultRecord {
             seat,
             decision,
+            turn,
+            phase: decision.and(phase).map(str::to_string),
+            outside,
             fault: fault.fault,
             message: message.clone(),
             line: fault.line,
@@ -139,19 +153,19 @@ impl Books<'_> {
         Ok(message)
     }
 
-    /// Charges and records a fault committed at decision `n` (about request `id`, if it
-    /// concerns one), tells the bot (when it can still read, with the action `substituted` for
+    /// Charges and records a fault committed at decision `n` of the request's `phase` (about
+    /// request `id`, if it concerns one), tells the bot (when it can still read, with the action `substituted` for
     /// it, if any), and stops it when its ledger says so.
     pub async fn punish<G: Game, B: Talk>(
         &mut self,
         seat: usize,
         player: &mut Player<G, B>,
-        (n, id): (u64, Option<u64>),
+        (n, phase, id): (u64, &'static str, Option<u64>),
         fault: Fault,
         substituted: Option<serde_json::Value>,
     ) -> std::io::Result<()> {
         let kind = fault.fault;
-        let message = self.charge(seat, FaultAt::Decision(n), fault)?;
+        let message = self.charge(seat, FaultAt::Decision(n), Some(phase), fault)?;
         let state = &mut self.seats[seat];
         if let Some(bot) = player.seat.talker() {
             state

@@ -21,6 +21,23 @@ pub enum FaultAt {
     End,
 }
 
+/// The note of a bot absent at the start that forfeits.
+const ABSENT_FORFEITS: &str =
+    "; the bot forfeits the match (ranked last) and the referee plays for its seat";
+/// The note of a bot absent at the start.
+const ABSENT: &str = "; the referee plays for this seat";
+/// The note of a fault that forfeits.
+const FORFEITS: &str = "; the bot forfeits the match (ranked last) and the referee plays for it for the rest of the match";
+/// The note of a fault after which the bot cannot play on.
+const TERMINAL: &str = "; the referee plays for this seat for the rest of the match";
+/// The note of the fault that reached the limit.
+const LIMIT_REACHED: &str = "; fault limit reached: the bot is stopped and the referee plays for it for the rest of the match";
+
+/// The words a fault's message ends with when it costs more than the decision (a
+/// [`Charge::note`]), the longest first; a summary of faults leaves them out, to group messages
+/// by what happened.
+pub const COST_NOTES: [&str; 5] = [FORFEITS, LIMIT_REACHED, ABSENT_FORFEITS, TERMINAL, ABSENT];
+
 /// What one fault costs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Charge {
@@ -74,11 +91,7 @@ impl SeatLedger {
                 Charge {
                     eject: true,
                     forfeit,
-                    note: if forfeit {
-                        "; the bot forfeits the match (ranked last) and the referee plays for its seat"
-                    } else {
-                        "; the referee plays for this seat"
-                    },
+                    note: if forfeit { ABSENT_FORFEITS } else { ABSENT },
                 }
             }
             FaultAt::Decision(n) => {
@@ -87,13 +100,13 @@ impl SeatLedger {
                 let eject = self.policy.stops(kind, self.counted, self.max_faults);
                 let forfeit = self.policy.forfeits(kind);
                 let note = if forfeit {
-                    "; the bot forfeits the match (ranked last) and the referee plays for it for the rest of the match"
+                    FORFEITS
                 } else if !eject {
                     ""
                 } else if kind.is_terminal() {
-                    "; the referee plays for this seat for the rest of the match"
+                    TERMINAL
                 } else {
-                    "; fault limit reached: the bot is stopped and the referee plays for it for the rest of the match"
+                    LIMIT_REACHED
                 };
                 Charge {
                     eject,

@@ -171,7 +171,7 @@ impl<'a, G: Game, B: Talk> MatchRun<'a, G, B> {
             None => None,
         };
         if let Some(fault) = absent {
-            self.books.charge(i, FaultAt::Start, fault)?;
+            self.books.charge(i, FaultAt::Start, None, fault)?;
         }
         let state = &mut self.books.seats[i];
         state.listens = player.seat.talks() && player.wants_events;
@@ -275,7 +275,7 @@ impl<'a, G: Game, B: Talk> MatchRun<'a, G, B> {
         for fault in answer.noise {
             if !self.books.seats[seat].ledger.is_stopped() {
                 self.books
-                    .punish(seat, player, (self.n, None), fault, None)
+                    .punish(seat, player, (self.n, turn.phase, None), fault, None)
                     .await?;
             }
         }
@@ -291,7 +291,13 @@ impl<'a, G: Game, B: Talk> MatchRun<'a, G, B> {
         if let Some(fault) = fault {
             let shown = serde_json::to_value(&default).ok();
             self.books
-                .punish(seat, player, (self.n, answer.asked), fault, shown)
+                .punish(
+                    seat,
+                    player,
+                    (self.n, turn.phase, answer.asked),
+                    fault,
+                    shown,
+                )
                 .await?;
             if let (true, Some(id)) = (answer.reply_pending, answer.asked) {
                 self.books.await_late_reply(seat, id);
@@ -417,7 +423,7 @@ impl<'a, G: Game, B: Talk> MatchRun<'a, G, B> {
                 state.pending.clear();
                 if let Err(fault) = written {
                     bot.kill().await;
-                    self.books.charge(i, FaultAt::End, fault)?;
+                    self.books.charge(i, FaultAt::End, None, fault)?;
                 }
             }
             let state = &mut self.books.seats[i];

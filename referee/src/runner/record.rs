@@ -1,6 +1,7 @@
 //! What a finished match leaves: scores, ranks, faults and decision-time statistics.
 
 use super::histogram::TimeHistogram;
+use super::moment::{Moment, When};
 use protocol::FaultKind;
 use serde::{Deserialize, Serialize};
 
@@ -9,8 +10,20 @@ use serde::{Deserialize, Serialize};
 pub struct FaultRecord {
     /// The seat at fault.
     pub seat: usize,
-    /// The decision (0-based index in the match) it happened at; `None` at start-up or end.
+    /// The decision (0-based index in the match, across all seats: the log's `n`) it happened
+    /// at; `None` at start-up or end.
     pub decision: Option<u64>,
+    /// At a decision: the bot's own turn in the match, from 1 (its `decision`-th decision is
+    /// its `turn`-th); `None` at start-up or end, and in results written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<u64>,
+    /// At a decision: the phase of the request (e.g. `"turn"`); `None` as [`FaultRecord::turn`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
+    /// Outside a decision: at start-up or at the end; `None` at a decision, and in results
+    /// written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outside: Option<Outside>,
     /// The kind.
     pub fault: FaultKind,
     /// What happened.
@@ -19,6 +32,37 @@ pub struct FaultRecord {
     /// Not serialized: results and logs keep the message, which quotes it.
     #[serde(skip)]
     pub line: Option<String>,
+}
+
+/// When a fault outside a decision happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outside {
+    /// Before the match's first decision.
+    Start,
+    /// After its last.
+    End,
+}
+
+impl FaultRecord {
+    /// When in its match the fault happened.
+    pub fn when(&self) -> When {
+        match (self.decision, self.outside) {
+            (Some(decision), _) => When::Turn {
+                turn: self.turn,
+                phase: self.phase.clone(),
+                decision,
+            },
+            (None, Some(Outside::Start)) => When::Start,
+            (None, Some(Outside::End)) => When::End,
+            (None, None) => When::Outside,
+        }
+    }
+
+    /// The fault's moment in match `match_id`.
+    pub fn moment(&self, match_id: impl std::fmt::Display) -> Moment {
+        Moment::new(match_id, self.when())
+    }
 }
 
 /// Decision statistics of one seat.

@@ -187,6 +187,27 @@ async fn a_late_reply_is_a_timeout_and_its_late_answer_is_dropped_silently() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_fault_records_the_bots_own_turn_and_the_requests_phase() {
+    // Seat 0 decides at decisions 0, 2 and 4: its second reply is late, at decision 2.
+    let answers = vec![say(0, 3), say(150, 3), say(0, 3)];
+    let (record, _, _) = scripted_match(limit(100), answers, FaultPolicy::default(), 3).await;
+    let fault = &record.faults[0];
+    assert_eq!((fault.decision, fault.turn), (Some(2), Some(2)));
+    assert_eq!((fault.phase.as_deref(), fault.outside), (Some("say"), None));
+    assert_eq!(
+        fault.moment(7).to_string(),
+        "match 7, its 2nd turn (phase say; log decision 2)"
+    );
+    // Not written when absent: results of a clean match read as before.
+    let json = serde_json::to_value(fault).unwrap();
+    assert_eq!(
+        (json["turn"].clone(), json["phase"].clone()),
+        (2.into(), "say".into())
+    );
+    assert!(json.get("outside").is_none());
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_soft_overrun_covers_one_late_reply_and_a_bank_names_its_limit() {
     let time = TimeControl {
         limits: Limits {
@@ -460,6 +481,7 @@ async fn a_bot_that_cannot_take_its_match_end_is_charged_at_the_end_for_nothing(
     let answers = vec![say(0, 1), say(0, 1), last];
     let (record, lines, _) = scripted_match(limit(100), answers, FaultPolicy::default(), 3).await;
     assert_eq!(faults(&record), [(0, None, FaultKind::Exited)]);
+    assert_eq!(record.faults[0].when(), crate::runner::When::End);
     assert!(
         record.faults[0]
             .message

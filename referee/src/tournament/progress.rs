@@ -117,6 +117,9 @@ mod tests {
                 faults: vec![FaultRecord {
                     seat: 1,
                     decision: Some(0),
+                    turn: None,
+                    phase: None,
+                    outside: None,
                     fault: FaultKind::Timeout,
                     message: String::new(),
                     line: None,

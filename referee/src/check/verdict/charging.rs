@@ -4,7 +4,7 @@
 
 use super::super::facts::{Decision, Facts, MatchFacts, Probe};
 use super::super::items::ItemId;
-use crate::runner::FaultRecord;
+use crate::runner::{FaultRecord, Moment, When};
 use crate::seat::Fault;
 use crate::untrusted::quoted;
 use protocol::FaultKind;
@@ -142,13 +142,15 @@ pub(super) fn charged(facts: &Facts, item: ItemId) -> Vec<Charged<'_>> {
     out
 }
 
-/// Where a decision was, as users are told: "decision 2 of match 1 (chip, request id 0)"
-/// (docs/match-log.md#decision-numbers).
+/// Where a decision was, as every moment is named ([`Moment`]): "match 1, its 1st turn (phase
+/// chip; log decision 2; request id 0)" (docs/match-log.md#decision-numbers).
 pub(super) fn decision_at(m: &MatchFacts, d: &Decision) -> String {
-    format!(
-        "decision {} of match {} ({}, request id {})",
-        d.n, m.number, d.phase, d.id
-    )
+    let when = When::Turn {
+        turn: Some(d.turn),
+        phase: Some(d.phase.clone()),
+        decision: d.n,
+    };
+    Moment::new(m.number, when).with_request(d.id).to_string()
 }
 
 /// "N faults; the first at WHERE: WHAT", showing the bot's own line when there is one.

@@ -13,6 +13,9 @@ pub(super) fn fault(kind: FaultKind, line: Option<&str>) -> FaultRecord {
     FaultRecord {
         seat: 0,
         decision: Some(0),
+        turn: None,
+        phase: None,
+        outside: None,
         fault: kind,
         message: format!("a {kind} fault"),
         line: line.map(String::from),
@@ -30,6 +33,7 @@ fn clean_match(number: usize, probes: Vec<(usize, Probe)>) -> MatchFacts {
             .enumerate()
             .map(|(i, phase)| Decision {
                 n: (i * 3 + 2) as u64,
+                turn: i as u64 + 1,
                 id: (number * 4 + i) as u64,
                 phase: phase.to_string(),
                 answered: true,
@@ -130,8 +134,8 @@ fn a_game_that_lists_no_actions_counts_the_plays_its_rules_refused() {
     );
     assert_eq!(
         report.item(ItemId::LegalActions).detail,
-        "12 answers, 2 refused by the rules with machiavelli's penalty; the first, at decision 8 \
-         of match 2 (move, request id 10): meld 4 (QC) has one card"
+        "12 answers, 2 refused by the rules with machiavelli's penalty; the first, at match 2, its \
+         3rd turn (phase move; log decision 8; request id 10): meld 4 (QC) has one card"
     );
 }
 
@@ -159,7 +163,7 @@ fn each_fault_is_charged_to_one_item_with_what_was_expected() {
         assert!(
             failed
                 .detail
-                .contains("decision 5 of match 2 (card, request id 9)"),
+                .contains("match 2, its 2nd turn (phase card; log decision 5; request id 9)"),
             "{failed:?}"
         );
         assert!(!failed.expected.as_ref().unwrap().is_empty());
@@ -411,7 +415,7 @@ fn a_probe_followed_by_no_accepted_answer_is_not_run_nor_passed() {
     assert_detail(
         &report,
         ItemId::ForwardCompat,
-        "decision 5 of match 3 (card, request id 13) got no accepted answer",
+        "match 3, its 2nd turn (phase card; log decision 5; request id 13) got no accepted answer",
     );
     assert_eq!(report.item(ItemId::ErrorMessage).verdict, Verdict::Pass);
 }

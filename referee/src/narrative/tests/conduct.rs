@@ -49,14 +49,18 @@ async fn faults_substitutions_and_slow_replies_are_told_to_their_seat_alone() {
     let round = section(&story, "Round 1");
     let slow = find(&round, 0, "B took 60 ms of the 100 ms it had.");
     assert!(round[slow + 1].starts_with("B puts a chip of 5 on table 0 "));
-    let malformed = find(&round, slow, "B: fault malformed: ");
+    let malformed = find(
+        &round,
+        slow,
+        "B: fault malformed, its 2nd turn (phase chip; log decision 5): ",
+    );
     assert!(round[malformed + 1].starts_with("The referee plays {\"table\":"));
     assert!(round[malformed + 1].ends_with("} for B."));
     assert!(round[malformed + 2].starts_with("B puts a chip"));
-    let timeout = find(&round, malformed, "B: fault timeout: ");
+    let timeout = find(&round, malformed, "B: fault timeout, ");
     assert_eq!(
         round[timeout],
-        "B: fault timeout: no reply within the time limit of 100 ms"
+        "B: fault timeout, its 3rd turn (phase chip; log decision 8): no reply within the time limit of 100 ms"
     );
     assert!(round[timeout + 1].starts_with("The referee plays "));
     // Its late reply is dropped; the next request, sent when the limit ran out, is answered
@@ -123,7 +127,11 @@ async fn a_bot_that_no_longer_plays_is_said_so_once() {
         .map(|l| l.text.as_str())
         .collect();
     assert_eq!(about_b.len(), 4, "{about_b:#?}");
-    assert!(about_b[0].starts_with("B: fault exited: "));
+    assert!(
+        about_b[0].starts_with("B: fault exited, its "),
+        "{}",
+        about_b[0]
+    );
     assert!(about_b[1].starts_with("The referee plays {\"table\":"));
     assert!(about_b[2].starts_with("B no longer plays: the referee plays {\"table\":"));
     assert!(about_b[2].ends_with("} for it, and each of its decisions from now on."));
