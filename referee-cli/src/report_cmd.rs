@@ -42,9 +42,10 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, Failure> {
         super::private_dir::note(made);
     }
     outln!(
-        "report written to {} ({} KiB): open it in a browser",
+        "report written to {} ({} KiB; {} in all): open it in a browser",
         written.index.display(),
-        written.bytes.div_ceil(1024)
+        written.bytes.div_ceil(1024),
+        size(written.total_bytes())
     );
     if written.private {
         outln!(
@@ -56,10 +57,10 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, Failure> {
     let replays = &written.replays;
     if !replays.pages.is_empty() {
         outln!(
-            "{} replay pages in {} ({} KiB)",
+            "{} replay pages in {} ({}, with the viewer they share)",
             replays.pages.len(),
             out.join("replays").display(),
-            replays.bytes.div_ceil(1024)
+            size(replays.bytes)
         );
     }
     if let Some(note) = &replays.note {
@@ -79,4 +80,13 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, Failure> {
         );
     }
     Ok(ExitCode::Success)
+}
+
+/// `bytes` for a person: KiB up to 10 MiB, MiB (one decimal) above.
+fn size(bytes: u64) -> String {
+    if bytes < 10 << 20 {
+        format!("{} KiB", bytes.div_ceil(1024))
+    } else {
+        format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
+    }
 }

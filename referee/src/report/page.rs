@@ -43,6 +43,14 @@ pub struct Written {
     pub made_private: Option<MadePrivate>,
 }
 
+impl Written {
+    /// The report's size in bytes: its page, its replay pages and the viewer's files they
+    /// share.
+    pub fn total_bytes(&self) -> u64 {
+        self.bytes + self.replays.bytes
+    }
+}
+
 /// Who may read a report of `report`: its user alone while the tournament is not finished (the
 /// page shows the seed, the key to the deals still to come, and a replay page every hand of
 /// its match), as the results directory; once every scheduled match is played, as the umask
