@@ -190,6 +190,11 @@ pub struct ReportArgs {
     /// Which matches get a replay page, of those whose log was kept [default: all].
     #[arg(long, value_enum, default_value_t)]
     pub replays: ReplaysArg,
+    /// A report for one bot's author: only this bot's faults, stderr, matches and their
+    /// replays; the other bots appear by name and numbers only (no stderr, command or fault
+    /// message of theirs).
+    #[arg(long, value_name = "NAME")]
+    pub bot: Option<String>,
 }
 
 /// `referee report --replays`.

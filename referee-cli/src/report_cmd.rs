@@ -1,4 +1,4 @@
-//! `referee report DIR --html OUT`: the library gathers the report and writes its pages
+//! `referee report DIR --html OUT [--bot NAME]`: the library gathers the report and writes its pages
 //! ([`referee::report`]); this module checks the output directory and says what was written.
 
 use super::Failure;
@@ -17,7 +17,10 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, Failure> {
             out.with_extension("").display()
         )));
     }
-    let report = referee::report::build(&args.dir).map_err(Failure::usage)?;
+    let mut report = referee::report::build(&args.dir).map_err(Failure::usage)?;
+    if let Some(bot) = &args.bot {
+        report = referee::report::for_bot(report, bot).map_err(Failure::usage)?;
+    }
     let choice = match args.replays {
         ReplaysArg::All => ReplayChoice::All,
         ReplaysArg::Faults => ReplayChoice::Faults,

@@ -36,6 +36,7 @@ mod readme;
 mod replay;
 mod replay_viewer;
 mod report;
+mod report_one_bot;
 mod report_size;
 mod rerun;
 mod rerun_trust;

@@ -23,6 +23,11 @@
       `${meta.bots.length} bots, ${meta.players} per match, seed ${data.seed}, ` +
       `duplicate play ${meta.duplicate ? "on" : "off"}, at most ${meta.max_faults} faults per bot and match, ` +
       `what faults cost: ${policy}. Results: ${data.dir}`;
+    // One bot's report (report --bot NAME): it holds that bot's part alone.
+    if (data.for_bot) {
+      byId("summary").before(h("p", { id: "for-bot", class: "for-bot" },
+        `The report of ${data.for_bot}: its matches, faults and stderr; the other bots by name and numbers only.`));
+    }
   }
 
   function leaderboard() {

@@ -5,6 +5,7 @@
 //! `docs/tournament.md` (the report).
 
 pub mod data;
+pub mod one_bot;
 pub mod page;
 pub mod replays;
 pub mod stderr_excerpt;
@@ -12,5 +13,6 @@ pub mod stderr_excerpt;
 mod test_tournaments;
 
 pub use data::{ReportError, TournamentReport, build};
+pub use one_bot::{UnknownBot, for_bot};
 pub use page::{Written, write};
 pub use replays::{ReplayChoice, Replays};

@@ -5,6 +5,7 @@
 //! `replays/viewer.css`), so that a report of hundreds of matches stays small.
 
 use super::data::{ReportError, TournamentReport};
+use super::one_bot::own_records;
 use crate::html::replay_page::{
     VIEWER_SCRIPT_FILE, VIEWER_STYLE_FILE, linked_replay_page, viewer_script, viewer_style,
 };
@@ -88,7 +89,11 @@ pub fn write_replays(
                 Err(why) => Err(why.clone()),
             };
             let page = checked.and_then(|checked| {
-                linked_replay_page(&checked.records).map_err(|e| e.to_string())
+                let records = match &report.for_bot {
+                    Some(bot) => own_records(checked.records, bot),
+                    None => checked.records,
+                };
+                linked_replay_page(&records).map_err(|e| e.to_string())
             });
             match page {
                 Ok(html) => {
