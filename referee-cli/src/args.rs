@@ -176,6 +176,11 @@ pub struct LeaderboardArgs {
     /// With --bot: at most N matches in the table and the faults of at most N matches (0: all).
     #[arg(long, value_name = "N", default_value_t = 20, requires = "bot")]
     pub limit: usize,
+    /// With --format csv: the grade sheet instead of the standings, a row per bot: rank,
+    /// rating (μ, σ, μ − 3σ, μ ± 3σ), matches, wins, faults by kind, forfeits, and the verdict
+    /// of `referee check` kept in DIR/checks/NAME.json (docs/tournament.md §7).
+    #[arg(long, conflicts_with = "bot")]
+    pub grades: bool,
 }
 
 /// `referee report`.

@@ -50,6 +50,7 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, Failure> {
         written.bytes.div_ceil(1024),
         size(written.total_bytes())
     );
+    outln!("grade sheet: {}", written.grades.display());
     if written.private {
         outln!(
             "note: the tournament is not finished ({} of {} matches) and the page shows its seed: the report is yours alone (700, its files 600) until it is; make it again then to publish it",

@@ -19,6 +19,7 @@ mod fair_cpu;
 mod fault_messages;
 mod faults;
 mod faulty_tournament;
+mod grades;
 mod hostile_results;
 mod huge_numbers;
 mod leaderboard;

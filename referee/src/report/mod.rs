@@ -5,6 +5,7 @@
 //! `docs/tournament.md` (the report).
 
 pub mod data;
+pub mod grades;
 pub mod one_bot;
 pub mod page;
 pub mod replays;
