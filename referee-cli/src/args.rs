@@ -178,7 +178,7 @@ pub struct LeaderboardArgs {
     pub limit: usize,
     /// With --format csv: the grade sheet instead of the standings, a row per bot: rank,
     /// rating (μ, σ, μ − 3σ, μ ± 3σ), matches, wins, faults by kind, forfeits, and the verdict
-    /// of `referee check` kept in DIR/checks/NAME.json (docs/tournament.md §7).
+    /// of `referee check` kept in DIR/checks/NAME.json (docs/tournament.md §8, the grade sheet).
     #[arg(long, conflicts_with = "bot")]
     pub grades: bool,
 }

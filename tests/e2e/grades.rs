@@ -1,7 +1,7 @@
 //! The grade sheet: `referee leaderboard DIR --format csv --grades` and the report's
 //! `grades.csv`, one row per bot with its faults by kind, forfeits and the verdict of
-//! `referee check` saved in `DIR/checks/NAME.json` (docs/tournament.md §7), read back as a
-//! spreadsheet would.
+//! `referee check` saved in `DIR/checks/NAME.json` (docs/tournament.md §8, the grade sheet),
+//! read back as a spreadsheet would.
 
 use crate::faulty_tournament;
 use crate::util::*;

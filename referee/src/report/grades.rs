@@ -6,8 +6,9 @@
 //!
 //! `referee check` verdicts are read from `DIR/checks/NAME.json`, the JSON that
 //! `referee check --format json` prints (a teacher saves it there for each bot: see
-//! `docs/tournament.md` §7); the file is untrusted input, read bounded and without following a
-//! link, and only its `passed` and `summary` are taken. Without one, the columns are empty.
+//! `docs/tournament.md` §8, the grade sheet); the file is untrusted input, read bounded and
+//! without following a link, and only its `passed` and `summary` are taken. Without one, the
+//! columns are empty.
 
 use crate::safe_fs::SafeDir;
 use crate::tournament::standings::{Leaderboard, Standing};
