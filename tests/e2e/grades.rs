@@ -4,6 +4,7 @@
 //! read back as a spreadsheet would.
 
 use crate::faulty_tournament;
+use crate::report_size::write_report;
 use crate::util::*;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -96,32 +97,14 @@ fn the_grade_sheet_has_a_row_per_bot_with_faults_by_kind_and_the_check_verdict()
 
     // The report's grade sheet is the same; one bot's report has its row alone.
     let out = base.join("report");
-    let written = run(&[
-        "report",
-        dir.to_str().unwrap(),
-        "--html",
-        out.to_str().unwrap(),
-    ]);
-    assert!(written.status.success(), "{}", stderr(&written));
-    assert!(
-        stdout(&written).contains("grade sheet: "),
-        "{}",
-        stdout(&written)
-    );
+    let printed = write_report(&dir, &out, &[]);
+    assert!(printed.contains("grade sheet: "), "{printed}");
     assert_eq!(
         std::fs::read_to_string(out.join("grades.csv")).unwrap(),
         text
     );
     let one = base.join("one");
-    let written = run(&[
-        "report",
-        dir.to_str().unwrap(),
-        "--html",
-        one.to_str().unwrap(),
-        "--bot",
-        "py-random",
-    ]);
-    assert!(written.status.success(), "{}", stderr(&written));
+    write_report(&dir, &one, &["--bot", "py-random"]);
     let own = std::fs::read_to_string(one.join("grades.csv")).unwrap();
     assert_eq!(own.lines().count(), 2);
     assert!(own.lines().nth(1).unwrap().contains(",py-random,"), "{own}");

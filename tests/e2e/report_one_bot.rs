@@ -5,6 +5,7 @@
 
 use crate::browser::Browser;
 use crate::faulty_tournament::{self, results, seat_of};
+use crate::report_size::write_report;
 use crate::util::*;
 use std::io::Read as _;
 use std::path::Path;
@@ -46,15 +47,7 @@ fn written_text(dir: &Path) -> Vec<(String, String)> {
 fn one_bots_report_holds_no_other_bots_stderr_command_or_fault_message() {
     let dir = faulty_tournament::dir();
     let out = temp_dir("report_one_bot").join("diarist");
-    let written = run(&[
-        "report",
-        dir.to_str().unwrap(),
-        "--html",
-        out.to_str().unwrap(),
-        "--bot",
-        "diarist",
-    ]);
-    assert!(written.status.success(), "{}", stderr(&written));
+    write_report(dir, &out, &["--bot", "diarist"]);
     let rows = results();
     let mine = rows
         .iter()

@@ -9,6 +9,23 @@ use crate::util::*;
 use serde_json::Value;
 use std::path::Path;
 
+/// Writes the report of the results directory `dir` into `out` with the further arguments
+/// `extra`, asserts that it succeeded, and returns what it printed.
+pub fn write_report(dir: &Path, out: &Path, extra: &[&str]) -> String {
+    let written = referee()
+        .args([
+            "report",
+            dir.to_str().unwrap(),
+            "--html",
+            out.to_str().unwrap(),
+        ])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(written.status.success(), "{}", stderr(&written));
+    stdout(&written)
+}
+
 /// The `.html` files of `dir` and their sizes.
 fn pages(dir: &Path) -> Vec<(String, u64)> {
     std::fs::read_dir(dir)
@@ -25,18 +42,8 @@ fn pages(dir: &Path) -> Vec<(String, u64)> {
 #[test]
 fn replay_pages_share_one_viewer_and_their_policy_refuses_an_injected_script() {
     let out = temp_dir("report_size_shared").join("report");
-    let written = run(&[
-        "report",
-        faulty_tournament::dir().to_str().unwrap(),
-        "--html",
-        out.to_str().unwrap(),
-    ]);
-    assert!(written.status.success(), "{}", stderr(&written));
-    assert!(
-        stdout(&written).contains(" in all): open it"),
-        "{}",
-        stdout(&written)
-    );
+    let printed = write_report(faulty_tournament::dir(), &out, &[]);
+    assert!(printed.contains(" in all): open it"), "{printed}");
     let replays = out.join("replays");
     let viewer = std::fs::read_to_string(replays.join("viewer.js")).unwrap();
     assert!(viewer.contains("Referee.startPlayer"));
@@ -132,13 +139,7 @@ fn a_class_round_robin_report_stays_within_its_budget() {
     let played = run(&args);
     assert!(played.status.success(), "{}", stderr(&played));
     let report = out.join("report");
-    let written = run(&[
-        "report",
-        out.join("results").to_str().unwrap(),
-        "--html",
-        report.to_str().unwrap(),
-    ]);
-    assert!(written.status.success(), "{}", stderr(&written));
+    write_report(&out.join("results"), &report, &[]);
     let pages = pages(&report.join("replays"));
     assert_eq!(pages.len(), 66);
     let mean = pages.iter().map(|(_, b)| b).sum::<u64>() / 66;

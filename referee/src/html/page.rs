@@ -102,10 +102,7 @@ impl Page {
         id: &str,
         value: &T,
     ) -> Result<&mut Self, PageError> {
-        let json = serde_json::to_string(value).map_err(|source| PageError::Json {
-            id: id.to_string(),
-            source,
-        })?;
+        let json = json_of(id, value)?;
         self.data.push((id.to_string(), escape_json(&json)));
         Ok(self)
     }
@@ -121,13 +118,10 @@ impl Page {
         id: &str,
         value: &T,
     ) -> Result<&mut Self, PageError> {
-        let json = serde_json::to_vec(value).map_err(|source| PageError::Json {
-            id: id.to_string(),
-            source,
-        })?;
+        let json = json_of(id, value)?;
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
         // Writing to a Vec cannot fail.
-        let _ = gz.write_all(&json);
+        let _ = gz.write_all(json.as_bytes());
         let bytes = gz.finish().unwrap_or_default();
         let text = base64::engine::general_purpose::STANDARD.encode(bytes);
         self.encoded.push((id.to_string(), text));
@@ -216,6 +210,14 @@ impl Page {
         html.push_str("</body>\n</html>\n");
         html
     }
+}
+
+/// `value` as JSON, for the data block `id`.
+fn json_of<T: Serialize + ?Sized>(id: &str, value: &T) -> Result<String, PageError> {
+    serde_json::to_string(value).map_err(|source| PageError::Json {
+        id: id.to_string(),
+        source,
+    })
 }
 
 /// `text` with `&`, `<`, `>`, `"` and `'` written as character references: safe as an HTML

@@ -54,44 +54,22 @@ pub fn own_records(records: Vec<LogRecord>, bot: &str) -> Vec<LogRecord> {
     };
     records
         .into_iter()
-        .filter_map(|record| match record {
-            LogRecord::Stderr { seat: s, .. } | LogRecord::Fault { seat: s, .. }
-                if Some(s) != seat =>
-            {
-                None
+        .filter(|record| match record {
+            LogRecord::Stderr { seat: s, .. } | LogRecord::Fault { seat: s, .. } => {
+                Some(*s) == seat
             }
-            LogRecord::Header {
-                log_version,
-                game,
-                match_id,
-                seed,
-                options,
-                mut players,
-                max_faults,
-                policy,
-                score_name,
-                higher_is_better,
-            } => {
+            _ => true,
+        })
+        .map(|mut record| {
+            if let LogRecord::Header { players, .. } = &mut record {
                 for (s, player) in players.iter_mut().enumerate() {
                     if Some(s) != seat {
                         player.bot.clear();
                         player.hello_name = None;
                     }
                 }
-                Some(LogRecord::Header {
-                    log_version,
-                    game,
-                    match_id,
-                    seed,
-                    options,
-                    players,
-                    max_faults,
-                    policy,
-                    score_name,
-                    higher_is_better,
-                })
             }
-            other => Some(other),
+            record
         })
         .collect()
 }
