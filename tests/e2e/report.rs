@@ -33,7 +33,7 @@ fn report(dir: &Path, test: &str) -> PathBuf {
 /// Writes what the window shows with `selector` scrolled to its top into
 /// `$REFEREE_SCREENSHOTS/NAME`, when that variable is set (a relative directory is taken from
 /// the workspace root).
-fn keep_view(browser: &mut Browser, selector: &str, name: &str) {
+pub fn keep_view(browser: &mut Browser, selector: &str, name: &str) {
     use base64::Engine as _;
     let Some(dir) = std::env::var_os("REFEREE_SCREENSHOTS") else {
         return;

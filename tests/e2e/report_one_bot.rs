@@ -1,7 +1,8 @@
 //! `referee report DIR --html OUT --bot NAME`: one bot's report holds its faults, stderr,
 //! matches and their replays, and nothing of another bot but its name and numbers: every file
 //! written (the replay pages' compressed logs decoded) is searched for the other bots' stderr,
-//! commands and fault messages (docs/tournament.md §12).
+//! commands and fault messages (docs/tournament.md §12). With `REFEREE_SCREENSHOTS=DIR` set, it
+//! writes `DIR/report-one-bot.png`.
 
 use crate::browser::Browser;
 use crate::faulty_tournament::{self, results, seat_of};
@@ -104,11 +105,18 @@ fn one_bots_report_holds_no_other_bots_stderr_command_or_fault_message() {
     assert!(browser.text("#for-bot").contains("The report of diarist"));
     assert_eq!(browser.count("#bot-diarist"), 1);
     assert_eq!(browser.count("#bot-crasher"), 0);
+    assert_eq!(browser.count("#standings a[href='#bot-diarist']"), 1);
+    assert_eq!(
+        browser.count("#standings a"),
+        1,
+        "the others have no section to link to"
+    );
     assert!(
         browser.count("#standings tbody tr") == 5,
         "the leaderboard stays whole"
     );
     assert_eq!(browser.errors(), Vec::<String>::new());
+    crate::report::keep_view(&mut browser, "header", "report-one-bot.png");
 }
 
 #[test]

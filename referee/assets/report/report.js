@@ -40,7 +40,9 @@
     data.table.rows.forEach((row) => {
       table.tBodies[0].append(h("tr", { "data-bot": row[1] }, row.map((cell, i) =>
         i === 1
-          ? h("td", { class: "text" }, h("a", { href: `#${botAnchor(cell)}` }, cell))
+          ? h("td", { class: "text" }, data.for_bot && cell !== data.for_bot
+            ? cell // one bot's report: the others have no section
+            : h("a", { href: `#${botAnchor(cell)}` }, cell))
           : h("td", { class: i === wide ? "wide" : null }, cell))));
     });
     const legend = byId("legend");
