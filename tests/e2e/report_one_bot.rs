@@ -117,6 +117,18 @@ fn one_bots_report_holds_no_other_bots_stderr_command_or_fault_message() {
     );
     assert_eq!(browser.errors(), Vec::<String>::new());
     crate::report::keep_view(&mut browser, "header", "report-one-bot.png");
+    // A replay of a match the crasher played too: drawn without its faults and stderr.
+    let shared = rows
+        .iter()
+        .find(|r| seat_of(r, "diarist").is_some() && seat_of(r, "crasher").is_some())
+        .unwrap();
+    let replay = out.join("replays").join(format!("{}.html", shared["id"]));
+    browser.open(&replay);
+    browser.wait_until("document.body.dataset.ready === 'true'");
+    browser.press("End");
+    assert!(browser.text("body").contains("diarist"));
+    assert!(!browser.text("body").contains("deliberate crash"));
+    assert_eq!(browser.errors(), Vec::<String>::new());
 }
 
 #[test]
