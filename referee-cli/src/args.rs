@@ -144,6 +144,10 @@ pub struct TournamentArgs {
     /// Keep each match's full log under DIR/logs/ (for `referee replay`).
     #[arg(long)]
     pub logs: bool,
+    /// Run `referee check` on each bot that is a program before the first match, and keep the
+    /// verdicts in DIR/checks/NAME.json for the grade sheet (`leaderboard --grades`).
+    #[arg(long)]
+    pub check: bool,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -178,7 +182,8 @@ pub struct LeaderboardArgs {
     pub limit: usize,
     /// With --format csv: the grade sheet instead of the standings, a row per bot: rank,
     /// rating (μ, σ, μ − 3σ, μ ± 3σ), matches, wins, faults by kind, forfeits, and the verdict
-    /// of `referee check` kept in DIR/checks/NAME.json (docs/tournament.md §8, the grade sheet).
+    /// of `referee check` kept in DIR/checks/NAME.json (by `tournament --check`; docs/tournament.md
+    /// §8, the grade sheet).
     #[arg(long, conflicts_with = "bot")]
     pub grades: bool,
 }

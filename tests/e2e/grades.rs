@@ -1,7 +1,7 @@
 //! The grade sheet: `referee leaderboard DIR --format csv --grades` and the report's
 //! `grades.csv`, one row per bot with its faults by kind, forfeits and the verdict of
-//! `referee check` saved in `DIR/checks/NAME.json` (docs/tournament.md §8, the grade sheet),
-//! read back as a spreadsheet would.
+//! `referee check` kept in `DIR/checks/NAME.json` (by `referee tournament --check`, or saved by
+//! hand: docs/tournament.md §8, the grade sheet), read back as a spreadsheet would.
 
 use crate::faulty_tournament;
 use crate::report_size::write_report;
@@ -120,4 +120,40 @@ fn grades_are_a_csv_sheet() {
         ],
         "--grades: the grade sheet is CSV; add --format csv",
     );
+}
+
+#[test]
+fn a_tournament_with_check_keeps_each_programs_verdict_for_the_grade_sheet() {
+    let dir = temp_dir("grades_check").join("results");
+    let played = run(&[
+        "tournament",
+        "--game",
+        "vabanque",
+        "--players",
+        "3",
+        "--matches",
+        "6",
+        "--seed",
+        "4",
+        "-q",
+        "--check",
+        "--out",
+        dir.to_str().unwrap(),
+        "--bot",
+        &format!("py={}", file("sample-bots/python/vabanque_random.py")),
+        "--bot",
+        &format!("crash={}", file("tests/bots/crasher.py")),
+        "--bot",
+        "b=builtin:random",
+    ]);
+    assert!(played.status.success(), "{}", stderr(&played));
+    let said = stderr(&played);
+    assert!(said.contains("referee: check py: PASS"), "{said}");
+    assert!(said.contains("referee: check crash: FAIL"), "{said}");
+    let (_, rows) = sheet(&dir);
+    assert_eq!(rows["py"]["check"], "pass");
+    assert_eq!(rows["crash"]["check"], "fail");
+    assert!(rows["crash"]["check_summary"].starts_with("FAIL"));
+    assert_eq!(rows["b"]["check"], "", "a built-in bot is not checked");
+    assert!(!dir.join("checks").join("b.json").exists());
 }

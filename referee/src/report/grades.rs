@@ -5,8 +5,9 @@
 //! in the results directory. Computed once here; both commands write these rows.
 //!
 //! `referee check` verdicts are read from `DIR/checks/NAME.json`, the JSON that
-//! `referee check --format json` prints (a teacher saves it there for each bot: see
-//! `docs/tournament.md` §8, the grade sheet); the file is untrusted input, read bounded and
+//! `referee check --format json` prints (`referee tournament --check` keeps them:
+//! [`super::bot_checks`]; a teacher may save one by hand: `docs/tournament.md` §8, the grade
+//! sheet); the file is untrusted input, read bounded and
 //! without following a link, and only its `passed` and `summary` are taken. Without one, the
 //! columns are empty.
 

@@ -4,6 +4,7 @@
 //! that opens from disk ([`page`]), with a replay page per match whose log was kept. See
 //! `docs/tournament.md` (the report).
 
+pub mod bot_checks;
 pub mod data;
 pub mod grades;
 pub mod one_bot;
