@@ -144,6 +144,10 @@ pub struct TournamentArgs {
     /// Keep each match's full log under DIR/logs/ (for `referee replay`).
     #[arg(long)]
     pub logs: bool,
+    /// Run `referee check` on each bot that is a program before the first match, and keep the
+    /// verdicts in DIR/checks/NAME.json for the grade sheet (`leaderboard --grades`).
+    #[arg(long)]
+    pub check: bool,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -210,6 +214,12 @@ pub struct LeaderboardArgs {
     /// (after the summary by kind).
     #[arg(long, requires = "bot")]
     pub all_faults: bool,
+    /// With --format csv: the grade sheet instead of the standings, a row per bot: rank,
+    /// rating (μ, σ, μ − 3σ, μ ± 3σ), matches, wins, faults by kind, forfeits, and the verdict
+    /// of `referee check` kept in DIR/checks/NAME.json (by `tournament --check`; docs/tournament.md
+    /// §8, the grade sheet).
+    #[arg(long, conflicts_with = "bot")]
+    pub grades: bool,
 }
 
 /// `referee report`.
@@ -224,6 +234,11 @@ pub struct ReportArgs {
     /// Which matches get a replay page, of those whose log was kept [default: all].
     #[arg(long, value_enum, default_value_t)]
     pub replays: ReplaysArg,
+    /// A report for one bot's author: only this bot's faults, stderr, matches and their
+    /// replays; the other bots appear by name and numbers only (no stderr, command or fault
+    /// message of theirs).
+    #[arg(long, value_name = "NAME")]
+    pub bot: Option<String>,
 }
 
 /// `referee report --replays`.

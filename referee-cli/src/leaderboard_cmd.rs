@@ -1,8 +1,9 @@
 //! `referee leaderboard DIR` and `referee merge DIR...`: the leaderboard from results on disk;
-//! `referee leaderboard DIR --bot NAME`: one bot's faults and matches.
+//! `referee leaderboard DIR --bot NAME`: one bot's faults and matches;
+//! `referee leaderboard DIR --format csv --grades`: the grade sheet.
 
 use super::Failure;
-use super::args::{LeaderboardArgs, MergeArgs};
+use super::args::{BoardFormat, LeaderboardArgs, MergeArgs};
 use super::board_render::{self, Legend};
 use super::bot_render::{self, BotView};
 use super::output::{errln, out};
@@ -25,6 +26,18 @@ fn leaderboard(
 pub fn run_leaderboard(args: LeaderboardArgs) -> Result<ExitCode, Failure> {
     let ReadBack { dir, meta, results } = read_back(&args.dir).map_err(Failure::usage)?;
     let board = leaderboard(&meta, &results)?;
+    if args.grades {
+        if args.format != BoardFormat::Csv {
+            return Err(Failure::usage(
+                "--grades: the grade sheet is CSV; add --format csv",
+            ));
+        }
+        out!(
+            "{}",
+            referee::report::grades::grade_sheet(&dir, &board, None)
+        );
+        return Ok(ExitCode::Success);
+    }
     let Some(name) = &args.bot else {
         out!(
             "{}",

@@ -1,4 +1,4 @@
-//! `referee report DIR --html OUT`: the library gathers the report and writes its pages
+//! `referee report DIR --html OUT [--bot NAME]`: the library gathers the report and writes its pages
 //! ([`referee::report`]); this module checks the output directory and says what was written.
 
 use super::Failure;
@@ -17,7 +17,10 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, Failure> {
             out.with_extension("").display()
         )));
     }
-    let report = referee::report::build(&args.dir).map_err(Failure::usage)?;
+    let mut report = referee::report::build(&args.dir).map_err(Failure::usage)?;
+    if let Some(bot) = &args.bot {
+        report = referee::report::for_bot(report, bot).map_err(Failure::usage)?;
+    }
     let choice = match args.replays {
         ReplaysArg::All => ReplayChoice::All,
         ReplaysArg::Faults => ReplayChoice::Faults,
@@ -42,10 +45,12 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, Failure> {
         super::private_dir::note(made);
     }
     outln!(
-        "report written to {} ({} KiB): open it in a browser",
+        "report written to {} ({} KiB; {} in all): open it in a browser",
         written.index.display(),
-        written.bytes.div_ceil(1024)
+        written.bytes.div_ceil(1024),
+        size(written.total_bytes())
     );
+    outln!("grade sheet: {}", written.grades.display());
     if written.private {
         outln!(
             "note: the tournament is not finished ({} of {} matches) and the page shows its seed: the report is yours alone (700, its files 600) until it is; make it again then to publish it",
@@ -56,10 +61,10 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, Failure> {
     let replays = &written.replays;
     if !replays.pages.is_empty() {
         outln!(
-            "{} replay pages in {} ({} KiB)",
+            "{} replay pages in {} ({}, with the viewer they share)",
             replays.pages.len(),
             out.join("replays").display(),
-            replays.bytes.div_ceil(1024)
+            size(replays.bytes)
         );
     }
     if let Some(note) = &replays.note {
@@ -79,4 +84,13 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, Failure> {
         );
     }
     Ok(ExitCode::Success)
+}
+
+/// `bytes` for a person: KiB up to 10 MiB, MiB (one decimal) above.
+fn size(bytes: u64) -> String {
+    if bytes < 10 << 20 {
+        format!("{} KiB", bytes.div_ceil(1024))
+    } else {
+        format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
+    }
 }

@@ -1,6 +1,7 @@
 //! `referee tournament`: the library plays it ([`referee::tournament::run`]); this module renders
 //! its events — the summary line, a progress bar with the leaders' wins, the leaderboard — and
-//! tells how to resume an interrupted run.
+//! tells how to resume an interrupted run; with `--check`, each bot's `referee check` verdict
+//! first.
 
 use super::Failure;
 use super::args::{BoardFormat, TournamentArgs};
@@ -23,6 +24,11 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
     let mut view = Progress::new(settings.quiet, settings.verbose);
     view.seed_drawn = settings.seed_drawn.then(|| seed_drawn(config));
     let runtime = super::runtime()?;
+    let checks = if settings.check {
+        runtime.block_on(check_bots(config))?
+    } else {
+        Vec::new()
+    };
     let outcome = runtime.block_on(async {
         let mut interrupt = super::match_cmd::Interrupt::catch();
         tournament::run(config, &mut view, interrupt.wait()).await
@@ -31,6 +37,13 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
     referee::seat::cgroup::cleanup();
     view.clear();
     let outcome = outcome.map_err(Failure::from)?;
+    // The verdicts go into the results directory once the run has it as its own.
+    if !checks.is_empty() {
+        let dir =
+            referee::safe_fs::SafeDir::create(&config.out, referee::safe_fs::Privacy::Private)
+                .map_err(Failure::usage)?;
+        referee::report::bot_checks::keep(&dir, &checks).map_err(Failure::usage)?;
+    }
     finish(outcome, settings.board, settings.legend, &config.out)
 }
 
@@ -100,6 +113,22 @@ fn fault_lines(dir: &std::path::Path) -> String {
         }
     }
     text
+}
+
+/// `referee check` on each process bot of `config`, each verdict said on stderr as it comes.
+async fn check_bots(
+    config: &referee::tournament::TournamentConfig,
+) -> Result<Vec<(String, referee::check::Report)>, Failure> {
+    engine::with_game!(config.game, G => {
+        let options = engine::shared_rules::options_from_json::<G>(&config.options)
+            .map_err(Failure::usage)?;
+        errln!("referee: checking each bot that is a program (referee check) before the first match");
+        referee::report::bot_checks::check_bots::<G>(config, &options, |bot, report| {
+            errln!("referee: check {}: {}", shown(bot), shown(&report.summary));
+        })
+        .await
+        .map_err(Failure::usage)
+    })
 }
 
 /// The line that says the seed was drawn, and how to keep it.

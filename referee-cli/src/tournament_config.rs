@@ -27,6 +27,7 @@ struct TournamentFile {
     hands: Option<usize>,
     duplicate: Option<bool>,
     logs: Option<bool>,
+    check: Option<bool>,
     /// The leaderboard's output format, read as text so that a schedule written here is told
     /// where it belongs.
     format: Option<String>,
@@ -45,6 +46,8 @@ pub struct TournamentSettings {
     pub config: TournamentConfig,
     /// Whether the seed was drawn at random because none was given or recorded.
     pub seed_drawn: bool,
+    /// Whether each process bot goes through `referee check` before the first match.
+    pub check: bool,
     /// No progress bar.
     pub quiet: bool,
     /// Notices about how bots run in full (`--verbose`).
@@ -205,6 +208,7 @@ pub fn from_args(args: TournamentArgs) -> Result<TournamentSettings, Failure> {
             process: refereeing.process,
         },
         seed_drawn: seed.is_none(),
+        check: args.check || file.check.unwrap_or(false),
         quiet: args.quiet,
         verbose: refereeing.verbose,
         board,

@@ -23,6 +23,11 @@
       `${meta.bots.length} bots, ${meta.players} per match, seed ${data.seed}, ` +
       `duplicate play ${meta.duplicate ? "on" : "off"}, at most ${meta.max_faults} faults per bot and match, ` +
       `what faults cost: ${policy}. Results: ${data.dir}`;
+    // One bot's report (report --bot NAME): it holds that bot's part alone.
+    if (data.for_bot) {
+      byId("summary").before(h("p", { id: "for-bot", class: "for-bot" },
+        `The report of ${data.for_bot}: its matches, faults and stderr; the other bots by name and numbers only.`));
+    }
   }
 
   function leaderboard() {
@@ -35,7 +40,9 @@
     data.table.rows.forEach((row) => {
       table.tBodies[0].append(h("tr", { "data-bot": row[1] }, row.map((cell, i) =>
         i === 1
-          ? h("td", { class: "text" }, h("a", { href: `#${botAnchor(cell)}` }, cell))
+          ? h("td", { class: "text" }, data.for_bot && cell !== data.for_bot
+            ? cell // one bot's report: the others have no section
+            : h("a", { href: `#${botAnchor(cell)}` }, cell))
           : h("td", { class: i === wide ? "wide" : null }, cell))));
     });
     // What a reader must know before comparing the rows, under the table (issue 28).

@@ -11,11 +11,19 @@
 //!   means does not run), and `data:` images: `default-src 'none'` covers `connect-src`, so no
 //!   `fetch`, XHR, WebSocket or beacon leaves the page, and no font, frame or image from
 //!   anywhere else is loaded.
+//! - A page that links the program's own script and style files written beside it (the
+//!   report's replay pages share one `viewer.js` and `viewer.css`: [`Page::link_script`]) allows
+//!   them as `'self'`. Hashes cannot name them under `file://`: Chromium checks a linked file's
+//!   `integrity=` only on a CORS response, which a file is not, and refuses the file. `'self'`
+//!   still refuses every inline script, handler and `javascript:` URL the page does not hold
+//!   by hash, and everything from the network; under `file://` Chromium counts every local file
+//!   as `'self'` (`docs/replay-viewer.md`, security).
 
 use base64::Engine as _;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use std::fmt::Write as _;
+use std::io::Write as _;
 
 /// A page being assembled; [`Page::render`] gives its HTML.
 #[derive(Clone, Debug, Default)]
@@ -25,7 +33,13 @@ pub struct Page {
     styles: Vec<String>,
     scripts: Vec<String>,
     data: Vec<(String, String)>,
+    linked_styles: Vec<String>,
+    linked_scripts: Vec<String>,
+    encoded: Vec<(String, String)>,
 }
+
+/// The `type` of a data block written by [`Page::add_compressed_data`]: gzip, then base64.
+pub const GZIP_BASE64: &str = "application/gzip+base64";
 
 /// Why a data block could not be added.
 #[derive(Debug, thiserror::Error)]
@@ -88,12 +102,50 @@ impl Page {
         id: &str,
         value: &T,
     ) -> Result<&mut Self, PageError> {
-        let json = serde_json::to_string(value).map_err(|source| PageError::Json {
-            id: id.to_string(),
-            source,
-        })?;
+        let json = json_of(id, value)?;
         self.data.push((id.to_string(), escape_json(&json)));
         Ok(self)
+    }
+
+    /// Adds `value` as a data block with the element id `id` and the type [`GZIP_BASE64`]: its
+    /// JSON compressed with gzip and written in base64 (no character of which can end the
+    /// element), which a script decodes with the browser's `DecompressionStream("gzip")`.
+    ///
+    /// # Errors
+    /// [`PageError::Json`] when `value` does not serialize.
+    pub fn add_compressed_data<T: Serialize + ?Sized>(
+        &mut self,
+        id: &str,
+        value: &T,
+    ) -> Result<&mut Self, PageError> {
+        let json = json_of(id, value)?;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        // Writing to a Vec cannot fail.
+        let _ = gz.write_all(json.as_bytes());
+        let bytes = gz.finish().unwrap_or_default();
+        let text = base64::engine::general_purpose::STANDARD.encode(bytes);
+        self.encoded.push((id.to_string(), text));
+        Ok(self)
+    }
+
+    /// Links the style sheet at `href`, a file of the program's own beside the page (a
+    /// relative URL of plain characters), allowed by the policy as `'self'`.
+    ///
+    /// # Panics
+    /// When `href` is not a plain relative file name (letters, digits, `.`, `-`, `_`, `/`).
+    pub fn link_style(&mut self, href: &str) -> &mut Self {
+        self.linked_styles.push(plain_href(href));
+        self
+    }
+
+    /// Links the script at `src`, a file of the program's own beside the page, run at the end
+    /// of the body after the inline scripts, allowed by the policy as `'self'`.
+    ///
+    /// # Panics
+    /// As [`Page::link_style`].
+    pub fn link_script(&mut self, src: &str) -> &mut Self {
+        self.linked_scripts.push(plain_href(src));
+        self
     }
 
     /// The page's Content-Security-Policy: nothing from anywhere (`default-src 'none'`) but its
@@ -101,8 +153,8 @@ impl Page {
     pub fn content_security_policy(&self) -> String {
         format!(
             "default-src 'none'; script-src {}; style-src {}; img-src data:; base-uri 'none'; form-action 'none'",
-            source_list(&self.scripts),
-            source_list(&self.styles)
+            source_list(&self.scripts, !self.linked_scripts.is_empty()),
+            source_list(&self.styles, !self.linked_styles.is_empty())
         )
     }
 
@@ -111,7 +163,12 @@ impl Page {
         let size = self.body.len()
             + self.styles.iter().map(String::len).sum::<usize>()
             + self.scripts.iter().map(String::len).sum::<usize>()
-            + self.data.iter().map(|(_, json)| json.len()).sum::<usize>();
+            + self.data.iter().map(|(_, json)| json.len()).sum::<usize>()
+            + self
+                .encoded
+                .iter()
+                .map(|(_, text)| text.len())
+                .sum::<usize>();
         let mut html = String::with_capacity(size + 1024);
         html.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
         let _ = writeln!(
@@ -121,6 +178,9 @@ impl Page {
         );
         html.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
         let _ = writeln!(html, "<title>{}</title>", escape_html(&self.title));
+        for href in &self.linked_styles {
+            let _ = writeln!(html, "<link rel=\"stylesheet\" href=\"{href}\">");
+        }
         for css in &self.styles {
             let _ = writeln!(html, "<style>{css}</style>");
         }
@@ -134,12 +194,30 @@ impl Page {
                 escape_html(id)
             );
         }
+        for (id, text) in &self.encoded {
+            let _ = writeln!(
+                html,
+                "<script type=\"{GZIP_BASE64}\" id=\"{}\">{text}</script>",
+                escape_html(id)
+            );
+        }
         for js in &self.scripts {
             let _ = writeln!(html, "<script>{js}</script>");
+        }
+        for src in &self.linked_scripts {
+            let _ = writeln!(html, "<script src=\"{src}\"></script>");
         }
         html.push_str("</body>\n</html>\n");
         html
     }
+}
+
+/// `value` as JSON, for the data block `id`.
+fn json_of<T: Serialize + ?Sized>(id: &str, value: &T) -> Result<String, PageError> {
+    serde_json::to_string(value).map_err(|source| PageError::Json {
+        id: id.to_string(),
+        source,
+    })
 }
 
 /// `text` with `&`, `<`, `>`, `"` and `'` written as character references: safe as an HTML
@@ -182,23 +260,37 @@ fn escape_with(text: &str, escape: impl Fn(char) -> Option<&'static str>) -> Str
     out
 }
 
-/// A CSP source list of the SHA-256 hashes of `sources` (the exact text of each element), or
-/// `'none'`.
-fn source_list(sources: &[String]) -> String {
-    if sources.is_empty() {
+/// A CSP source list of the SHA-256 hashes of `sources` (the exact text of each element),
+/// with `'self'` first when the page links files of its own (`linked`), or `'none'`.
+fn source_list(sources: &[String], linked: bool) -> String {
+    if sources.is_empty() && !linked {
         return "'none'".to_string();
     }
-    let hashes: Vec<String> = sources
-        .iter()
-        .map(|text| {
+    let own = linked.then(|| "'self'".to_string());
+    let hashes: Vec<String> = own
+        .into_iter()
+        .chain(sources.iter().map(|text| {
             let digest = Sha256::digest(text.as_bytes());
             format!(
                 "'sha256-{}'",
                 base64::engine::general_purpose::STANDARD.encode(digest)
             )
-        })
+        }))
         .collect();
     hashes.join(" ")
+}
+
+/// `href`, a relative URL of the program's own files: plain characters only, so that it needs
+/// no escaping and names no other place (no scheme, no `..`, no leading `/`).
+fn plain_href(href: &str) -> String {
+    let plain = !href.is_empty()
+        && !href.starts_with('/')
+        && !href.contains("..")
+        && href
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | '/'));
+    assert!(plain, "a linked file is a plain relative name: {href:?}");
+    href.to_string()
 }
 
 /// The text of an inline `<tag>` element of the program's own, which must not close it.
@@ -275,6 +367,45 @@ mod tests {
         assert!(html.contains("<script>console.log(1);</script>"));
         assert!(html.contains("<style>body { color: red }</style>"));
         assert!(html.contains(&format!("content=\"{}\"", escape_html(&csp))));
+    }
+
+    #[test]
+    fn linked_files_are_allowed_as_self_and_compressed_data_decodes_back() {
+        use base64::Engine as _;
+        use std::io::Read as _;
+        let mut page = Page::new("t");
+        page.link_style("viewer.css")
+            .link_script("viewer.js")
+            .add_script("go();");
+        let value = serde_json::json!({"name": HOSTILE});
+        page.add_compressed_data("log", &value).unwrap();
+        let csp = page.content_security_policy();
+        assert!(csp.contains("script-src 'self' 'sha256-"), "{csp}");
+        assert!(csp.contains("style-src 'self';"), "{csp}");
+        let html = page.render();
+        assert!(html.contains("<link rel=\"stylesheet\" href=\"viewer.css\">"));
+        assert!(html.find("<script>go();").unwrap() < html.find("src=\"viewer.js\"").unwrap());
+        let open = format!("<script type=\"{GZIP_BASE64}\" id=\"log\">");
+        let start = html.find(&open).unwrap() + open.len();
+        let text = &html[start..start + html[start..].find("</script>").unwrap()];
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(text)
+            .unwrap();
+        let mut json = String::new();
+        flate2::read::GzDecoder::new(&bytes[..])
+            .read_to_string(&mut json)
+            .unwrap();
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&json).unwrap(),
+            value
+        );
+        assert!(!html.contains("<img"));
+    }
+
+    #[test]
+    #[should_panic(expected = "plain relative name")]
+    fn a_linked_file_elsewhere_is_refused() {
+        Page::new("t").link_script("../x.js");
     }
 
     #[test]

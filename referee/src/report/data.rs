@@ -70,6 +70,10 @@ pub struct TournamentReport {
     pub vp_rounds: Option<Vec<RoundTotals>>,
     /// Each bot's matches and faults, in the order of the leaderboard.
     pub bots: Vec<BotReport>,
+    /// The bot whose report this is, when it is one bot's ([`super::one_bot`]): `bots` holds
+    /// its part alone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub for_bot: Option<String>,
 }
 
 /// The legend's texts for what is not a column of the leaderboard.
@@ -211,6 +215,7 @@ pub fn of_results(
         bots,
         board,
         meta,
+        for_bot: None,
     })
 }
 

@@ -5,8 +5,11 @@
 //! that opens from disk ([`page`]), with a replay page per match whose log was kept. See
 //! `docs/tournament.md` (the report).
 
+pub mod bot_checks;
 pub mod data;
 pub mod fault_summary;
+pub mod grades;
+pub mod one_bot;
 pub mod page;
 pub mod replays;
 pub mod stderr_excerpt;
@@ -14,5 +17,6 @@ pub mod stderr_excerpt;
 pub(crate) mod test_tournaments;
 
 pub use data::{ReportError, TournamentReport, build};
+pub use one_bot::{UnknownBot, for_bot};
 pub use page::{Written, write};
 pub use replays::{ReplayChoice, Replays};

@@ -1,9 +1,14 @@
 //! The replay pages of a report: for each match whose log the tournament kept (`--logs`), the
 //! log checked by [`crate::replay::read_match`] and drawn by the replay viewer
-//! ([`crate::html::replay_page`]) into `OUT/replays/ID.html`.
+//! ([`crate::html::replay_page`]) into `OUT/replays/ID.html`: each page its markup and its log
+//! compressed, the viewer's code and style written once beside them (`replays/viewer.js`,
+//! `replays/viewer.css`), so that a report of hundreds of matches stays small.
 
 use super::data::{ReportError, TournamentReport};
-use crate::html::replay_page;
+use super::one_bot::own_records;
+use crate::html::replay_page::{
+    VIEWER_SCRIPT_FILE, VIEWER_STYLE_FILE, linked_replay_page, viewer_script, viewer_style,
+};
 use crate::safe_fs::SafeDir;
 use crate::tournament::results::LOGS_DIR;
 use serde::Serialize;
@@ -28,7 +33,7 @@ pub struct Replays {
     pub pages: Vec<u64>,
     /// Why some kept logs have no page, when some have none.
     pub note: Option<String>,
-    /// The pages' size in bytes, all together.
+    /// The pages' size in bytes, all together, with the viewer's files they share.
     pub bytes: u64,
 }
 
@@ -63,6 +68,16 @@ pub fn write_replays(
     let mut failures = Vec::new();
     if !wanted.is_empty() {
         let replay_dir = out.make_subdir("replays").map_err(ReportError::Write)?;
+        let script = viewer_script();
+        for (name, text) in [
+            (VIEWER_SCRIPT_FILE, script.as_str()),
+            (VIEWER_STYLE_FILE, viewer_style()),
+        ] {
+            replay_dir
+                .replace_file(name, text.as_bytes(), false)
+                .map_err(ReportError::Write)?;
+            replays.bytes += text.len() as u64;
+        }
         let logs = dir.subdir(LOGS_DIR).map_err(|e| e.to_string());
         for id in wanted.iter().copied() {
             let name = format!("{id}.jsonl");
@@ -73,8 +88,13 @@ pub fn write_replays(
                 Ok(None) => Err(format!("{LOGS_DIR}/ is gone")),
                 Err(why) => Err(why.clone()),
             };
-            let page = checked
-                .and_then(|checked| replay_page(&checked.records).map_err(|e| e.to_string()));
+            let page = checked.and_then(|checked| {
+                let records = match &report.for_bot {
+                    Some(bot) => own_records(checked.records, bot),
+                    None => checked.records,
+                };
+                linked_replay_page(&records).map_err(|e| e.to_string())
+            });
             match page {
                 Ok(html) => {
                     replay_dir
@@ -147,6 +167,9 @@ mod tests {
             "{note}"
         );
         assert!(out.join("replays").join("1.html").is_file());
+        for shared in [VIEWER_SCRIPT_FILE, VIEWER_STYLE_FILE] {
+            assert!(out.join("replays").join(shared).is_file());
+        }
         assert!(!out.join("replays").join("0.html").exists());
         let none = write_replays(
             &report,
