@@ -8,6 +8,7 @@ mod bouillabaisse;
 mod browser;
 mod check;
 mod check_stderr;
+mod class_tournament;
 mod cli_errors;
 mod counters;
 mod covert;

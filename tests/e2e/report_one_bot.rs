@@ -13,7 +13,7 @@ use std::path::Path;
 
 /// The text of every file under `dir`, with each compressed data block of a page decoded and
 /// added after it.
-fn written_text(dir: &Path) -> Vec<(String, String)> {
+pub fn written_text(dir: &Path) -> Vec<(String, String)> {
     use base64::Engine as _;
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap() {
