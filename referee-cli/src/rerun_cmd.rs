@@ -226,7 +226,8 @@ pub(super) fn by_seat<T>(values: &[T], show: impl Fn(&T) -> String) -> String {
     values.iter().map(show).collect::<Vec<_>>().join(" · ")
 }
 
-/// Faults in order, `seat 2 exited at decision 21`, or `none`.
+/// Faults in order, `seat 2 exited (its 5th turn (phase chip; log decision 21))`, or `none`;
+/// the moment in its one wording ([`referee::runner::Moment`]).
 fn faults(record: &MatchRecord) -> String {
     if record.faults.is_empty() {
         return "none".into();
@@ -234,13 +235,7 @@ fn faults(record: &MatchRecord) -> String {
     record
         .faults
         .iter()
-        .map(|f| {
-            let at = f
-                .decision
-                .map(|n| format!(" at decision {n}"))
-                .unwrap_or_default();
-            format!("seat {} {}{at}", f.seat, f.fault)
-        })
+        .map(|f| format!("seat {} {} ({})", f.seat, f.fault, f.when()))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -294,7 +289,7 @@ fn render(plan: &RerunPlan, rerun: &Rerun, dir: &Path, log: Option<&Path>) -> St
             text += &format!("  {what}: recorded {was}; now {now}\n");
         }
     }
-    text += &super::rerun_difference::log_lines(&rerun.log, c.same());
+    text += &super::rerun_difference::log_lines(&rerun.log, plan.recorded.id, c.same());
     if !rerun.same() {
         text += "(a bot that is not deterministic: its random numbers do not all come from the seed in match_start, it carries state over from earlier matches, or it times out only under load)\n";
     }

@@ -8,7 +8,7 @@ use referee::tournament::rerun_diff::{FirstDifference, LogComparison, Moment};
 
 /// What the comparison with the recorded log says: the first difference, named; where the
 /// result differs without a log to compare, how to get one.
-pub(super) fn log_lines(log: &LogComparison, same_result: bool) -> String {
+pub(super) fn log_lines(log: &LogComparison, match_id: u64, same_result: bool) -> String {
     match log {
         LogComparison::Same | LogComparison::NotKept if same_result => String::new(),
         LogComparison::Same => {
@@ -20,38 +20,29 @@ pub(super) fn log_lines(log: &LogComparison, same_result: bool) -> String {
             "note: the recorded log cannot be compared: {}\n",
             referee::untrusted::shown(why)
         ),
-        LogComparison::Differs(first) => first_difference(first, same_result),
+        LogComparison::Differs(first) => first_difference(first, match_id, same_result),
     }
 }
 
-/// `first difference: decision 17 (seat 2, diarist, its 5th turn, phase chip)`, then what was
-/// recorded and what came now.
-fn first_difference(first: &FirstDifference, same_result: bool) -> String {
-    let mut at = Vec::new();
-    if let Some(seat) = first.seat {
-        at.push(format!("seat {seat}"));
-    }
-    if let Some(bot) = &first.bot {
-        at.push(referee::untrusted::shown(bot).to_string());
-    }
-    if let Some(turn) = first.turn {
-        at.push(format!("its {} turn", ordinal(turn)));
-    }
-    if let Some(phase) = &first.phase {
-        at.push(format!("phase {}", referee::untrusted::shown(phase)));
-    }
-    let place = match first.decision {
-        Some(n) => format!("decision {n} of the log"),
-        None => "the match's start or end".into(),
+/// `first difference from the recorded log (timings and stderr aside): match 3, seat 2
+/// (diarist), its 5th turn (phase chip; log decision 17)` — the moment in its one wording
+/// ([`referee::runner::Moment`]) — then what was recorded and what came now.
+fn first_difference(first: &FirstDifference, match_id: u64, same_result: bool) -> String {
+    let shown = referee::untrusted::shown;
+    let seat = match (first.seat, &first.bot) {
+        (Some(seat), Some(bot)) => format!("seat {seat} ({}), ", shown(bot)),
+        (Some(seat), None) => format!("seat {seat}, "),
+        _ => String::new(),
     };
+    let when = referee::runner::Moment::in_the_match(first.when());
     let heading = if same_result {
         "the same result, but not the recorded match: its log first differs at"
     } else {
-        "first difference from the recorded log (timings and stderr aside): at"
+        "first difference from the recorded log (timings and stderr aside):"
     };
     format!(
-        "{heading} {place} ({})\n  recorded: {}\n  now:      {}\n",
-        at.join(", "),
+        "{heading} match {match_id}, {seat}{}\n  recorded: {}\n  now:      {}\n",
+        shown(&when.to_string()),
         moment(&first.recorded),
         moment(&first.now)
     )
@@ -80,16 +71,4 @@ fn moment(m: &Moment) -> String {
         ),
         Moment::Nothing => "nothing: the log ends here".into(),
     }
-}
-
-/// 1st, 2nd, 3rd, 4th, 11th, 21st.
-fn ordinal(n: u64) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }

@@ -88,11 +88,14 @@ fn a_rerun_that_differs_names_the_seat_turn_phase_and_decision_of_the_first_diff
     let phase = first["phase"].as_str().unwrap();
     assert!(
         text.contains(&format!(
-            "at decision {n} of the log (seat {seat}, thoughts, its "
+            "(timings and stderr aside): match 1, seat {seat} (thoughts), its "
         )),
         "{text}"
     );
-    assert!(text.contains(&format!(" turn, phase {phase})")), "{text}");
+    assert!(
+        text.contains(&format!(" turn (phase {phase}; log decision {n})\n")),
+        "{text}"
+    );
     assert!(
         text.contains(&format!("  recorded: played {}", at["action"])),
         "{text}"

@@ -14,7 +14,7 @@
 //! is a reason given, not an error.
 
 use super::files::LOGS_DIR;
-use crate::runner::LogRecord;
+use crate::runner::{LogRecord, When};
 use crate::safe_fs::limits::{LOG_FILE_BYTES, LOG_LINE_BYTES, shown};
 use crate::safe_fs::{BoundedLines, SafeDir};
 use protocol::FaultKind;
@@ -169,6 +169,21 @@ pub struct FirstDifference {
     pub recorded: Moment,
     /// What came now.
     pub now: Moment,
+}
+
+impl FirstDifference {
+    /// When it is, in the one wording of a moment ([`crate::runner::Moment`]): the bot's
+    /// turn, the phase and the log's decision, or the match's start or end.
+    pub fn when(&self) -> When {
+        match self.decision {
+            Some(decision) => When::Turn {
+                turn: self.turn,
+                phase: self.phase.clone(),
+                decision,
+            },
+            None => When::Outside,
+        }
+    }
 }
 
 /// The recorded log of a match, as far as the comparison needs it.
