@@ -54,6 +54,32 @@ pub fn keep_view(browser: &mut Browser, selector: &str, name: &str) {
     std::fs::write(dir.join(name), png).unwrap();
 }
 
+/// Writes the element `selector` whole (its first 1600 pixels at most) into
+/// `$REFEREE_SCREENSHOTS/NAME`, when that variable is set: for an element the window cannot
+/// scroll to the top of (the last on its page).
+pub fn keep_element(browser: &mut Browser, selector: &str, name: &str) {
+    use base64::Engine as _;
+    let Some(dir) = std::env::var_os("REFEREE_SCREENSHOTS") else {
+        return;
+    };
+    let dir = root().join(dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let rect = browser.eval(&format!(
+        "(() => {{ const r = document.querySelector({}).getBoundingClientRect(); \
+         return [r.left + scrollX, r.top + scrollY, r.width, Math.min(r.height, 1600)]; }})()",
+        serde_json::json!(selector)
+    ));
+    let shot = browser.call(
+        "Page.captureScreenshot",
+        serde_json::json!({"format": "png", "captureBeyondViewport": true, "clip": {
+            "x": rect[0], "y": rect[1], "width": rect[2], "height": rect[3], "scale": 1}}),
+    );
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(shot["data"].as_str().unwrap())
+        .unwrap();
+    std::fs::write(dir.join(name), png).unwrap();
+}
+
 /// The leaderboard of `dir` as JSON.
 fn leaderboard(dir: &Path) -> Value {
     board(&run(&[

@@ -10,6 +10,7 @@
 use super::data::{BotFault, BotMatch};
 use super::stderr_excerpt::StderrExcerpt;
 use crate::runner::COST_NOTES;
+use crate::seat::reply::NOT_JSON;
 use protocol::FaultKind;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -107,7 +108,7 @@ fn of_kind(
         // A crash's quoted values tell bugs apart (`KeyError: 'hand'` is not `'discard_pile'`).
         let shape = match kind {
             FaultKind::Exited => numbers_collapsed(&name),
-            _ => shape(&name),
+            _ => shape(&line_head(&name)),
         };
         match index.get(&shape) {
             Some(&k) => groups[k].count += 1,
@@ -240,6 +241,30 @@ pub fn shape(message: &str) -> String {
         }
     }
     out
+}
+
+/// How many words of a line that is not JSON name its group: a debug print's first words say
+/// what it is (`turn 3: my hand is`), the words after them are its data.
+const LINE_HEAD_WORDS: usize = 5;
+
+/// `message`, and when it quotes a line the bot wrote that is not JSON ("not valid JSON (WHY):
+/// LINE", [`NOT_JSON`]), with that line cut to its first [`LINE_HEAD_WORDS`] words.
+fn line_head(message: &str) -> String {
+    let Some((why, line)) = message
+        .strip_prefix(NOT_JSON)
+        .and_then(|rest| rest.strip_prefix(" ("))
+        .and_then(|rest| rest.split_once("): "))
+    else {
+        return message.to_string();
+    };
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.len() <= LINE_HEAD_WORDS {
+        return message.to_string();
+    }
+    format!(
+        "{NOT_JSON} ({why}): {} …",
+        words[..LINE_HEAD_WORDS].join(" ")
+    )
 }
 
 /// `text` with its runs of digits `#`.

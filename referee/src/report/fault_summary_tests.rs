@@ -94,6 +94,53 @@ fn a_debug_printing_bot_s_malformed_lines_are_one_group_whatever_their_cost() {
 }
 
 #[test]
+fn debug_prints_of_plain_words_are_one_group_by_their_first_words() {
+    let matches: Vec<BotMatch> = (0..2).map(|id| played(id, None)).collect();
+    let line = |text: &str| format!("not valid JSON (expected ident at line 1 column 2): {text}");
+    let faults = vec![
+        fault(
+            0,
+            1,
+            FaultKind::Malformed,
+            &line("turn 1: my hand is 2D KD 4H"),
+        ),
+        fault(
+            0,
+            2,
+            FaultKind::Malformed,
+            &line("turn 2: my hand is AS JC"),
+        ),
+        fault(
+            1,
+            1,
+            FaultKind::Malformed,
+            &line("turn 1: my hand is QH QD 9S 10S"),
+        ),
+        // Too short to cut: its words are its shape.
+        fault(1, 2, FaultKind::Malformed, &line("thinking ...")),
+    ];
+    let summary = summarize(&matches, &faults);
+    let groups: Vec<(usize, &str)> = summary[0]
+        .groups
+        .iter()
+        .map(|g| (g.count, g.shape.as_str()))
+        .collect();
+    assert_eq!(
+        groups,
+        [
+            (
+                3,
+                "not valid JSON (expected ident at line # column #): turn #: my hand is …"
+            ),
+            (
+                1,
+                "not valid JSON (expected ident at line # column #): thinking ..."
+            ),
+        ]
+    );
+}
+
+#[test]
 fn a_crash_is_named_by_the_last_line_of_its_traceback() {
     let traceback = |key: &str, n: u32| {
         format!(

@@ -7,6 +7,10 @@ use serde::Deserialize;
 use serde_json::Value;
 use serde_json::error::Category;
 
+/// How the message of a line that is not JSON begins: "not valid JSON (WHY): LINE", LINE an
+/// excerpt of the line ([`crate::report::fault_summary`] groups these by the line's first words).
+pub const NOT_JSON: &str = "not valid JSON";
+
 /// Every field a bot's message may have, read in one pass straight from the text (no
 /// intermediate JSON tree, no buffering for the `type` tag); unknown fields are skipped.
 #[derive(Deserialize)]
@@ -58,7 +62,7 @@ fn parse_message(bytes: &[u8]) -> Result<FromBot, Fault> {
         match syntax {
             Some(e) => Fault::new(
                 FaultKind::Malformed,
-                format!("not valid JSON ({e}): {}", excerpt(line)),
+                format!("{NOT_JSON} ({e}): {}", excerpt(line)),
             ),
             None => not_a_message(&shape),
         }
