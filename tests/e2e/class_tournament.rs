@@ -67,7 +67,7 @@ struct Played {
 }
 
 /// Plays the class tournament with `fay`'s command `fay` into `DIR/name`.
-fn play(name: &str, fay: &str) -> Played {
+fn play(name: &str, fay: &str, check: bool) -> Played {
     let base = temp_dir(&format!("class-{name}"));
     let dir = base.join(name);
     let toml = class_file(&base, fay, &dir);
@@ -78,6 +78,7 @@ fn play(name: &str, fay: &str) -> Played {
             "--logs",
             "--no-legend",
         ])
+        .args(check.then_some("--check"))
         .output()
         .unwrap();
     assert!(played.status.success(), "{}", stderr(&played));
@@ -91,7 +92,7 @@ fn play(name: &str, fay: &str) -> Played {
 /// The class as the students gave it, played once for every test here.
 fn class() -> &'static Played {
     static CLASS: OnceLock<Played> = OnceLock::new();
-    CLASS.get_or_init(|| play("class", "tests/bots/class/crasher.py"))
+    CLASS.get_or_init(|| play("class", "tests/bots/class/crasher.py", true))
 }
 
 /// The recorded faults of `bot`, by kind.
@@ -305,6 +306,25 @@ fn a_students_report_holds_no_other_bots_stderr() {
 #[test]
 fn the_grade_sheet_has_a_row_per_bot_with_its_faults_by_kind() {
     let dir = &class().dir;
+    let cell = |bot: &str, column: &str| grade(dir, bot, column);
+    assert_eq!(cell("fay", "exited"), EACH.to_string());
+    assert_eq!(cell("fay", "forfeits"), EACH.to_string());
+    assert_eq!(cell("jo", "malformed"), (3 * EACH).to_string());
+    assert_eq!(
+        cell("hal", "timeout"),
+        faults_of(dir, "hal")["timeout"].to_string()
+    );
+    assert_eq!(cell("ada", "faults"), "0");
+    assert_eq!(cell("ada", "matches"), EACH.to_string());
+    // `--check` kept each program's verdict; the built-ins have none.
+    assert_eq!(cell("fay", "check"), "fail");
+    assert_eq!(cell("jo", "check"), "fail");
+    assert_eq!(cell("cleo", "check"), "pass");
+    assert_eq!(cell("ada", "check"), "");
+}
+
+/// The cell of `bot`'s row and `column` in the grade sheet of `dir`.
+fn grade(dir: &Path, bot: &str, column: &str) -> String {
     let sheet = run(&[
         "leaderboard",
         dir.to_str().unwrap(),
@@ -318,19 +338,8 @@ fn the_grade_sheet_has_a_row_per_bot_with_its_faults_by_kind() {
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 12, "{text}");
-    let cell = |bot: &str, column: &str| {
-        let c = header.iter().position(|h| *h == column).expect(column);
-        rows.iter().find(|r| r[1] == bot).expect(bot)[c].to_string()
-    };
-    assert_eq!(cell("fay", "exited"), EACH.to_string());
-    assert_eq!(cell("fay", "forfeits"), EACH.to_string());
-    assert_eq!(cell("jo", "malformed"), (3 * EACH).to_string());
-    assert_eq!(
-        cell("hal", "timeout"),
-        faults_of(dir, "hal")["timeout"].to_string()
-    );
-    assert_eq!(cell("ada", "faults"), "0");
-    assert_eq!(cell("ada", "matches"), EACH.to_string());
+    let c = header.iter().position(|h| *h == column).expect(column);
+    rows.iter().find(|r| r[1] == bot).expect(bot)[c].to_string()
 }
 
 #[test]
@@ -374,7 +383,7 @@ fn replacing_the_crasher_plays_only_its_matches_and_gives_a_fresh_runs_leaderboa
         }
     }
     assert!(faults_of(&out, "fay").is_empty());
-    let fresh = play("fresh", fixed);
+    let fresh = play("fresh", fixed, false);
     assert_eq!(comparable(&out), comparable(&fresh.dir));
     let fresh_board = board(&run(&[
         "leaderboard",
@@ -386,6 +395,10 @@ fn replacing_the_crasher_plays_only_its_matches_and_gives_a_fresh_runs_leaderboa
         standings_without_timings(&new_board),
         standings_without_timings(&fresh_board)
     );
+    // The other bots' check verdicts still hold and are carried; the crasher's is not.
+    assert_eq!(grade(&out, "cleo", "check"), "pass");
+    assert_eq!(grade(&out, "jo", "check"), "fail");
+    assert_eq!(grade(&out, "fay", "check"), "");
     // The class's own results are as they were.
     assert_eq!(json_lines(&class.dir.join("matches.jsonl")), before);
 }

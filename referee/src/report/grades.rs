@@ -17,12 +17,7 @@ use crate::untrusted;
 use protocol::FaultKind;
 use std::collections::BTreeMap;
 
-/// The directory of a results directory where `referee check` verdicts are kept, one
-/// `NAME.json` per bot.
-pub const CHECKS_DIR: &str = "checks";
-
-/// The most bytes of a verdict file read.
-const CHECK_FILE_LIMIT: u64 = 1 << 20;
+pub use crate::tournament::files::{CHECK_FILE_LIMIT, CHECKS_DIR};
 
 /// Every fault kind, in the order of the sheet's columns.
 pub const FAULT_KINDS: [FaultKind; 12] = [

@@ -1,7 +1,8 @@
 //! Carrying finished matches from one results directory into another with what they left
 //! beside `matches.jsonl`: each bot process's `stderr/` file their ranges name and each match's
 //! `logs/ID.jsonl`. `referee merge` carries the shards' matches into its `--out`, and a
-//! tournament whose bot is replaced carries the matches it keeps.
+//! tournament whose bot is replaced carries the matches it keeps; both carry the `referee check`
+//! verdicts kept in `checks/` ([`carry_verdicts`]).
 //!
 //! The directory read is untrusted (a shard may come from another machine, or be edited): only
 //! regular files of one name are copied, each within its bound ([`STDERR_FILE_BYTES`],
@@ -12,7 +13,7 @@
 //! worker 0 starts `NAME.w0.1.stderr`): the second is copied under another name (`sK.NAME`),
 //! and the ranges that name it are rewritten; a match's log keeps its name (ids are unique).
 
-use super::files::{LOGS_DIR, STDERR_DIR};
+use super::files::{CHECK_FILE_LIMIT, CHECKS_DIR, LOGS_DIR, STDERR_DIR};
 use super::match_result::{MatchResult, StderrRange};
 use super::results_error::ResultsError;
 use crate::safe_fs::limits::{LOG_FILE_BYTES, STDERR_FILE_BYTES, shown};
@@ -274,6 +275,37 @@ fn fresh_name(
     unreachable!("the candidates never end")
 }
 
+/// Copies the verdicts `from` keeps in its [`CHECKS_DIR`] for the bots `names` into `to`'s:
+/// a merge's shards, or a tournament whose bot was replaced (whose other bots' verdicts still
+/// hold). A verdict `to` holds already is kept; one `from` lacks, or that is not a readable
+/// regular file of it within the bound, is passed over (the sheet then has no verdict for that
+/// bot). Returns how many were copied.
+///
+/// # Errors
+/// [`FileError`] when `to`'s directory or a file in it cannot be written.
+pub fn carry_verdicts<'a>(
+    from: &SafeDir,
+    to: &SafeDir,
+    names: impl IntoIterator<Item = &'a str>,
+) -> Result<usize, FileError> {
+    let Ok(Some(checks)) = from.subdir(CHECKS_DIR) else {
+        return Ok(0);
+    };
+    let mut copied = 0;
+    for name in names {
+        let file = format!("{name}.json");
+        let Ok(Some(bytes)) = checks.read(&file, CHECK_FILE_LIMIT) else {
+            continue;
+        };
+        let out = to.make_subdir(CHECKS_DIR)?;
+        if !out.holds(&file)? {
+            out.replace_file(&file, &bytes, false)?;
+            copied += 1;
+        }
+    }
+    Ok(copied)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -322,5 +354,29 @@ mod tests {
         }
         let over = open_source(&dir, STDERR_DIR, "plain", 2).unwrap_err();
         assert!(over.why.contains("larger than 2 bytes"), "{}", over.why);
+    }
+
+    #[test]
+    fn verdicts_are_carried_once_from_regular_files_only() {
+        let from = tempfile::tempdir().unwrap();
+        let to = tempfile::tempdir().unwrap();
+        let checks = from.path().join(CHECKS_DIR);
+        std::fs::create_dir(&checks).unwrap();
+        std::fs::write(checks.join("a.json"), "{\"passed\": true}").unwrap();
+        std::fs::write(checks.join("b.json"), "{\"passed\": false}").unwrap();
+        std::os::unix::fs::symlink("/etc/passwd", checks.join("c.json")).unwrap();
+        std::fs::create_dir(to.path().join(CHECKS_DIR)).unwrap();
+        std::fs::write(to.path().join(CHECKS_DIR).join("b.json"), "kept").unwrap();
+        let open = |d: &tempfile::TempDir| SafeDir::open(d.path()).unwrap();
+        let copied =
+            carry_verdicts(&open(&from), &open(&to), ["a", "b", "c", "d", "../x"]).unwrap();
+        assert_eq!(
+            copied, 1,
+            "a only: b is kept as it was, c is a link, d and ../x are no file"
+        );
+        let read = |n: &str| std::fs::read_to_string(to.path().join(CHECKS_DIR).join(n)).ok();
+        assert_eq!(read("a.json").as_deref(), Some("{\"passed\": true}"));
+        assert_eq!(read("b.json").as_deref(), Some("kept"));
+        assert_eq!(read("c.json"), None);
     }
 }

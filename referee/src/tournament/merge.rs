@@ -5,7 +5,7 @@
 //! does. Merging into a directory that already holds some of the matches adds only the
 //! others: it can be run again as more shards finish.
 
-use super::carry::{Carry, Skipped};
+use super::carry::{Carry, Skipped, carry_verdicts};
 use super::match_result::MatchResult;
 use super::meta::{TournamentMeta, difference};
 use super::results::{ReadBack, ResultsFile, made_private, read_back};
@@ -132,6 +132,10 @@ fn write(
         let result = carry.carry(k, &shard.dir, &shard.results[&id])?;
         file.append(&result)?;
         added += 1;
+    }
+    // Each bot's check verdict, from the first shard that kept one.
+    for shard in shards {
+        carry_verdicts(&shard.dir, &dir, meta.bots.iter().map(|b| b.name.as_str()))?;
     }
     Ok(MergeWritten {
         made_private,

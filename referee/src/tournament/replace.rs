@@ -9,7 +9,7 @@
 //! (their commands, workdirs and environments from `run.json`, run from where the tournament
 //! ran), under the same review ([`review`]).
 
-use super::carry::{Carry, Skipped};
+use super::carry::{Carry, Skipped, carry_verdicts};
 use super::files::{LOGS_DIR, STDERR_DIR};
 use super::format::ScheduledMatch;
 use super::match_result::MatchResult;
@@ -311,6 +311,14 @@ impl ReplacePlan {
         }
         let skipped = std::mem::take(&mut carry.skipped);
         drop(carry);
+        // The other bots' check verdicts still hold; a replaced bot's does not.
+        let others = meta.bots.iter().map(|b| b.name.as_str());
+        carry_verdicts(
+            &self.old,
+            &dir,
+            others.filter(|n| !self.replaced.contains(*n)),
+        )
+        .map_err(ResultsError::from)?;
         RunRecord::of_bots(&self.bots, process, process.from_dir()).write(&dir)?;
         let stderr_dir = dir.make_subdir(STDERR_DIR).map_err(ResultsError::from)?;
         let logs_dir = (how.logs || self.logs)
