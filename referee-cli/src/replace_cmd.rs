@@ -67,16 +67,10 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
         },
         from: plan.from.dir.clone(),
     };
-    super::output::emit_err(&announce(&plan, &policy, &dir));
-    if !review.refusals.is_empty() {
-        let lines: Vec<String> = review.refusals.iter().map(|r| r.to_string()).collect();
-        return Err(Failure::usage(lines.join("\nreferee: ")));
-    }
-    if args.dry_run {
-        return Ok(ExitCode::Success);
-    }
-    if let Some(notice) = &plan.from.notice {
-        super::output::notices(std::slice::from_ref(notice), args.refereeing.verbose);
+    let said = announce(&plan, &policy, &dir);
+    let verbose = args.refereeing.verbose;
+    if let Some(end) = super::rerun_cmd::gate(&said, &review, args.dry_run, &plan.from, verbose) {
+        return end;
     }
     plan.check().map_err(Failure::from)?;
     let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());

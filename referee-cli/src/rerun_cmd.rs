@@ -56,16 +56,9 @@ pub fn run(args: RerunArgs) -> Result<ExitCode, Failure> {
         },
         verbose: args.verbose,
     };
-    super::output::emit_err(&announce(&plan, &review, &refereeing, &dir));
-    if !review.refusals.is_empty() {
-        let lines: Vec<String> = review.refusals.iter().map(|r| r.to_string()).collect();
-        return Err(Failure::usage(lines.join("\nreferee: ")));
-    }
-    if args.dry_run {
-        return Ok(ExitCode::Success);
-    }
-    if let Some(notice) = &plan.from.notice {
-        super::output::notices(std::slice::from_ref(notice), args.verbose);
+    let said = announce(&plan, &review, &refereeing, &dir);
+    if let Some(end) = gate(&said, &review, args.dry_run, &plan.from, args.verbose) {
+        return end;
     }
     plan.check().map_err(Failure::usage)?;
     // Checked before anything changes: another user's directory is refused.
@@ -301,4 +294,28 @@ fn render(plan: &RerunPlan, rerun: &Rerun, dir: &Path, log: Option<&Path>) -> St
         );
     }
     text
+}
+
+/// What `rerun` and `tournament --replace` do before any bot runs: say what will run
+/// (`announce`), refuse what `review` refused, stop there with `--dry-run`, and say where the
+/// bots run from (`from`'s notice). `Some(how it ends)` when the command ends here.
+pub(super) fn gate(
+    announce: &str,
+    review: &referee::tournament::rerun_trust::Review,
+    dry_run: bool,
+    from: &referee::tournament::rerun_from::RunFrom,
+    verbose: bool,
+) -> Option<Result<ExitCode, Failure>> {
+    super::output::emit_err(announce);
+    if !review.refusals.is_empty() {
+        let lines: Vec<String> = review.refusals.iter().map(|r| r.to_string()).collect();
+        return Some(Err(Failure::usage(lines.join("\nreferee: "))));
+    }
+    if dry_run {
+        return Some(Ok(ExitCode::Success));
+    }
+    if let Some(notice) = &from.notice {
+        super::output::notices(std::slice::from_ref(notice), verbose);
+    }
+    None
 }
