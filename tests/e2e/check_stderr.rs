@@ -98,3 +98,23 @@ fn a_bots_stderr_under_its_failures_cannot_reach_the_terminal() {
     }
     assert!(text.contains("\\u{1b}"), "shown escaped: {text}");
 }
+
+#[test]
+fn what_a_bot_wrote_as_it_started_is_among_all_it_wrote_up_to_its_first_failure() {
+    let out = check(&[], "./noted_illegal.py");
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    let text = stdout(&out);
+    let failure = text
+        .split("\nlegal_actions: FAIL")
+        .nth(1)
+        .unwrap_or_else(|| panic!("legal_actions fails: {text}"));
+    let failure = failure.split("\n\n").next().unwrap();
+    assert!(
+        failure.contains(
+            "  stderr:   all it wrote up to decision 1 of match 1 (chip, request id 0):\n\
+             \x20           | noted-illegal: loading at start\n\
+             \x20           | noted-illegal: request 0\n"
+        ),
+        "{failure}"
+    );
+}
