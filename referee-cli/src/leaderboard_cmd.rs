@@ -60,7 +60,7 @@ pub fn run_merge(args: MergeArgs) -> Result<ExitCode, Failure> {
         }
         if let Some(first) = written.skipped.first() {
             errln!(
-                "referee: note: {} not copied, and their matches were merged without them (the first: {})",
+                "referee: note: {} left out, and their matches were merged without them (the first: {})",
                 super::output::files_were(written.skipped.len(), "of the shards"),
                 shown(&format!("{}: {}", first.path.display(), first.why))
             );

@@ -57,12 +57,12 @@ pub fn notices(notices: &[referee::seat::notice::Notice], verbose: bool) {
     }
 }
 
-/// `1 file … was` or `N files … were`: the count of files of `whose` (`of the shards`, `of
-/// DIR`) a carry left behind, said in words that agree with it.
+/// `1 file or stderr range … was` or `N files or stderr ranges … were`: the count of what a
+/// carry left behind of `whose` (`of the shards`, `of DIR`), in words that agree with it.
 pub fn files_were(n: usize, whose: &str) -> String {
     match n {
-        1 => format!("1 file {whose} was"),
-        n => format!("{n} files {whose} were"),
+        1 => format!("1 file or stderr range {whose} was"),
+        n => format!("{n} files or stderr ranges {whose} were"),
     }
 }
 
@@ -72,8 +72,11 @@ mod tests {
     fn one_file_was_two_files_were() {
         assert_eq!(
             super::files_were(1, "of the shards"),
-            "1 file of the shards was"
+            "1 file or stderr range of the shards was"
         );
-        assert_eq!(super::files_were(2, "of d"), "2 files of d were");
+        assert_eq!(
+            super::files_were(2, "of d"),
+            "2 files or stderr ranges of d were"
+        );
     }
 }

@@ -8,7 +8,7 @@
 //! [`LOG_FILE_BYTES`]), every one opened beneath the directory ([`SafeDir`]), and written only
 //! into the output directory, under a fresh name. A file that cannot be copied is no failure of
 //! the carry: the match is kept without it (its range dropped, no log) and the reason is
-//! returned as a [`Skipped`] note. Two shards' stderr files may share a name (each shard's
+//! returned as a [`Skipped`] note; so is a range past the end of its file. Two shards' stderr files may share a name (each shard's
 //! worker 0 starts `NAME.w0.1.stderr`): the second is copied under another name (`sK.NAME`),
 //! and the ranges that name it are rewritten; a match's log keeps its name (ids are unique).
 
@@ -41,8 +41,9 @@ pub struct Carry<'a> {
     out: &'a SafeDir,
     stderr: Option<SafeDir>,
     logs: Option<SafeDir>,
-    /// By source and name there: the name of its copy, or `None` when it was not copied.
-    copied: BTreeMap<(usize, String), Option<String>>,
+    /// By source and name there: the name and length of its copy, or `None` when it was not
+    /// copied.
+    copied: BTreeMap<(usize, String), Option<(String, u64)>>,
     /// Names given in the output's `stderr/` by this carry.
     taken: BTreeSet<String>,
     /// What was not copied.
@@ -84,13 +85,27 @@ impl<'a> Carry<'a> {
         let mut carried = result.clone();
         for range in carried.stderr.iter_mut() {
             let Some(r) = range else { continue };
-            *range = self
-                .stderr_copy(source, from, &r.file)?
-                .map(|file| StderrRange {
+            *range = match self.stderr_copy(source, from, &r.file)? {
+                // A range past the file's end (an edited line) names bytes it does not hold.
+                Some((_, len)) if r.to > len => {
+                    self.skipped.push(skipped(
+                        from,
+                        STDERR_DIR,
+                        &r.file,
+                        format!(
+                            "match {}'s range, bytes {} to {}, is beyond its end ({len} bytes)",
+                            result.id, r.from, r.to
+                        ),
+                    ));
+                    None
+                }
+                Some((file, _)) => Some(StderrRange {
                     file,
                     from: r.from,
                     to: r.to,
-                });
+                }),
+                None => None,
+            };
         }
         if carried.stderr.iter().all(Option::is_none) {
             carried.stderr.clear();
@@ -99,14 +114,14 @@ impl<'a> Carry<'a> {
         Ok(carried)
     }
 
-    /// The name of the copy of stderr file `name` of `from` in the output, copied at its
-    /// first use; `None` when it is not copied.
+    /// The name and length of the copy of stderr file `name` of `from` in the output, copied
+    /// at its first use; `None` when it is not copied.
     fn stderr_copy(
         &mut self,
         source: usize,
         from: &SafeDir,
         name: &str,
-    ) -> Result<Option<String>, ResultsError> {
+    ) -> Result<Option<(String, u64)>, ResultsError> {
         let key = (source, name.to_string());
         if let Some(copy) = self.copied.get(&key) {
             return Ok(copy.clone());
@@ -128,14 +143,14 @@ impl<'a> Carry<'a> {
                         |n| Ok(self.taken.contains(n) || dir.holds(n)?),
                     )?;
                 match copy_into(file, dir, &fresh, STDERR_FILE_BYTES)? {
-                    Some(why) => {
+                    Err(why) => {
                         self.skipped.push(skipped(from, STDERR_DIR, name, why));
                         None
                     }
-                    None => {
+                    Ok(len) => {
                         self.taken.insert(fresh.clone());
                         self.stderr_files += 1;
-                        Some(fresh)
+                        Some((fresh, len))
                     }
                 }
             }
@@ -160,8 +175,8 @@ impl<'a> Carry<'a> {
         }
         let dir = self.logs.as_ref().expect("made above");
         match copy_into(file, dir, &name, LOG_FILE_BYTES)? {
-            Some(why) => self.skipped.push(skipped(from, LOGS_DIR, &name, why)),
-            None => self.logs_copied += 1,
+            Err(why) => self.skipped.push(skipped(from, LOGS_DIR, &name, why)),
+            Ok(_) => self.logs_copied += 1,
         }
         Ok(())
     }
@@ -209,8 +224,8 @@ fn open_source(
     }
 }
 
-/// Copies `file` into a new file `name` of `dir`, at most `limit` bytes: `Some(why)` (and no
-/// file left) when it has grown beyond it, or cannot be read.
+/// Copies `file` into a new file `name` of `dir`, at most `limit` bytes: `Ok(the bytes
+/// copied)`, or `Err(why)` (and no file left) when it has grown beyond it, or cannot be read.
 ///
 /// # Errors
 /// [`ResultsError`] when the copy cannot be written.
@@ -219,7 +234,7 @@ fn copy_into(
     dir: &SafeDir,
     name: &str,
     limit: u64,
-) -> Result<Option<String>, ResultsError> {
+) -> Result<Result<u64, String>, ResultsError> {
     let mut into = dir.create_file(name)?;
     let path = dir.path_of(name);
     let mut buffer = vec![0u8; 64 << 10];
@@ -243,10 +258,13 @@ fn copy_into(
             .map_err(super::results_error::io_err(&path))?;
     };
     drop(into);
-    if why.is_some() {
-        dir.remove_file(name)?;
+    match why {
+        Some(why) => {
+            dir.remove_file(name)?;
+            Ok(Err(why))
+        }
+        None => Ok(Ok(total)),
     }
-    Ok(why)
 }
 
 /// A name for the copy of stderr file `name` of source `source` that `taken` says is free:
