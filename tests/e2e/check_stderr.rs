@@ -118,3 +118,27 @@ fn what_a_bot_wrote_as_it_started_is_among_all_it_wrote_up_to_its_first_failure(
         "{failure}"
     );
 }
+
+#[test]
+fn a_stderr_dir_whose_file_is_a_link_or_a_fifo_is_refused_before_the_check_runs() {
+    let dir = temp_dir("check-stderr-dir");
+    let kept = dir.join("errs");
+    std::fs::create_dir(&kept).unwrap();
+    std::fs::set_permissions(&kept, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    let target = dir.join("elsewhere");
+    std::os::unix::fs::symlink(&target, kept.join("crasher.stderr")).unwrap();
+    let out = check(&["--stderr-dir", kept.to_str().unwrap()], "./crasher.py");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("crasher.stderr"), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+    assert!(!target.exists());
+    std::fs::remove_file(kept.join("crasher.stderr")).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(kept.join("crasher.stderr"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let out = check(&["--stderr-dir", kept.to_str().unwrap()], "./crasher.py");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("FIFO"), "{}", stderr(&out));
+}
