@@ -49,9 +49,13 @@ fn first_difference(first: &FirstDifference, same_result: bool) -> String {
     } else {
         "first difference from the recorded log (timings and stderr aside): at"
     };
+    let at = if at.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", at.join(", "))
+    };
     format!(
-        "{heading} {place} ({})\n  recorded: {}\n  now:      {}\n",
-        at.join(", "),
+        "{heading} {place}{at}\n  recorded: {}\n  now:      {}\n",
         moment(&first.recorded),
         moment(&first.now)
     )

@@ -185,8 +185,11 @@ pub enum RecordedLog {
 
 impl RecordedLog {
     /// Reads match `id`'s log from the results directory `dir` (its `logs/ID.jsonl`), checking
-    /// that its header is of the match (`seed`).
-    pub fn read(dir: &SafeDir, id: u64, seed: u64) -> Self {
+    /// that it is the log of the match `recorded` (`matches.jsonl`'s line): its header's seed,
+    /// and its end's scores and ranks. A log that is not (an edited or swapped file) cannot be
+    /// compared: a difference found in it would be blamed on the bots.
+    pub fn read(dir: &SafeDir, id: u64, recorded: &crate::runner::MatchRecord) -> Self {
+        let seed = recorded.seed;
         let name = format!("{id}.jsonl");
         let logs = match dir.subdir(LOGS_DIR) {
             Ok(Some(logs)) => logs,
@@ -234,6 +237,16 @@ impl RecordedLog {
                 return RecordedLog::Unreadable(format!(
                     "{}: the log of another match (seed {logged}, where the match's is {seed})",
                     path.display()
+                ));
+            }
+            if let LogRecord::Result { scores, ranks, .. } = &record
+                && (scores, ranks) != (&recorded.scores, &recorded.ranks)
+            {
+                return RecordedLog::Unreadable(format!(
+                    "{}: its end is not the recorded result (scores {scores:?}, ranks {ranks:?}, where matches.jsonl has {:?} and {:?})",
+                    path.display(),
+                    recorded.scores,
+                    recorded.ranks
                 ));
             }
             if compared(&record) {
