@@ -171,6 +171,12 @@ fn a_shards_link_or_fifo_is_not_copied_and_its_match_is_merged_without_it() {
         .status()
         .unwrap();
     assert!(made.success());
+    // Match 2's log is match 0's, put in its place (the same deal in another seating).
+    std::fs::copy(
+        shard.join("logs").join("0.jsonl"),
+        shard.join("logs").join("2.jsonl"),
+    )
+    .unwrap();
     // The last result's ranges are edited to end far past their files' ends.
     let lines = json_lines(&shard.join("matches.jsonl"));
     let mut last = lines.last().unwrap().clone();
@@ -200,6 +206,7 @@ fn a_shards_link_or_fifo_is_not_copied_and_its_match_is_merged_without_it() {
     );
     assert_eq!(json_lines(&merged.join("matches.jsonl")).len(), 3);
     assert!(!merged.join("logs").join("1.jsonl").exists());
+    assert!(!merged.join("logs").join("2.jsonl").exists());
     assert!(merged.join("logs").join("0.jsonl").is_file());
     for entry in std::fs::read_dir(merged.join("stderr")).unwrap() {
         let path = entry.unwrap().path();

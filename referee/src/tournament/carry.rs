@@ -15,10 +15,11 @@
 use super::files::{LOGS_DIR, STDERR_DIR};
 use super::match_result::{MatchResult, StderrRange};
 use super::results_error::ResultsError;
-use crate::safe_fs::limits::{LOG_FILE_BYTES, STDERR_FILE_BYTES, shown};
-use crate::safe_fs::{FileError, SafeDir};
+use crate::runner::LogRecord;
+use crate::safe_fs::limits::{LOG_FILE_BYTES, LOG_LINE_BYTES, STDERR_FILE_BYTES, shown};
+use crate::safe_fs::{BoundedLines, FileError, SafeDir};
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Read, Write};
+use std::io::{Read, Seek, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 
@@ -110,7 +111,7 @@ impl<'a> Carry<'a> {
         if carried.stderr.iter().all(Option::is_none) {
             carried.stderr.clear();
         }
-        self.log_copy(from, result.id)?;
+        self.log_copy(from, result)?;
         Ok(carried)
     }
 
@@ -159,10 +160,12 @@ impl<'a> Carry<'a> {
         Ok(copy)
     }
 
-    /// Copies match `id`'s log from `from`, if it has one.
-    fn log_copy(&mut self, from: &SafeDir, id: u64) -> Result<(), ResultsError> {
-        let name = format!("{id}.jsonl");
-        let file = match open_source(from, LOGS_DIR, &name, LOG_FILE_BYTES) {
+    /// Copies `result`'s log from `from`, if it has one and it is that match's (its header's
+    /// match id, seed and players are the match's: a log put in another's place, even one of
+    /// the same deal in another seating, would replay another match).
+    fn log_copy(&mut self, from: &SafeDir, result: &MatchResult) -> Result<(), ResultsError> {
+        let name = format!("{}.jsonl", result.id);
+        let mut file = match open_source(from, LOGS_DIR, &name, LOG_FILE_BYTES) {
             Ok(file) => file,
             Err(s) if s.why == MISSING => return Ok(()),
             Err(s) => {
@@ -170,6 +173,23 @@ impl<'a> Carry<'a> {
                 return Ok(());
             }
         };
+        let m = &result.record;
+        let why = match header_of(&mut file) {
+            Ok(logged) if logged == (m.match_id.clone(), m.seed, m.players.clone()) => None,
+            Ok((id, seed, players)) => Some(format!(
+                "the log of another match (match {}, seed {seed}, players {}, where this one is match {}, seed {}, players {})",
+                id,
+                players.join(", "),
+                m.match_id,
+                m.seed,
+                m.players.join(", ")
+            )),
+            Err(why) => Some(why),
+        };
+        if let Some(why) = why {
+            self.skipped.push(skipped(from, LOGS_DIR, &name, why));
+            return Ok(());
+        }
         if self.logs.is_none() {
             self.logs = Some(self.out.make_subdir(LOGS_DIR)?);
         }
@@ -180,6 +200,32 @@ impl<'a> Carry<'a> {
         }
         Ok(())
     }
+}
+
+/// The match id, seed and players by seat in the header of the match log `file` (its first
+/// line), the file then rewound; `Err(why)` when its first line is no log header.
+fn header_of(file: &mut std::fs::File) -> Result<(String, u64, Vec<String>), String> {
+    let mut lines = BoundedLines::new(std::io::BufReader::new(&mut *file), LOG_LINE_BYTES);
+    let mut line = Vec::new();
+    let first = lines
+        .next_into(&mut line)
+        .map_err(|kind| kind.to_string())?;
+    let header = match first.map(|_| serde_json::from_slice::<LogRecord>(&line)) {
+        Some(Ok(LogRecord::Header {
+            match_id,
+            seed,
+            players,
+            ..
+        })) => (
+            match_id,
+            seed,
+            players.into_iter().map(|p| p.name).collect(),
+        ),
+        _ => return Err("its first line is not a match log's header".into()),
+    };
+    file.seek(std::io::SeekFrom::Start(0))
+        .map_err(|e| format!("cannot be read ({e})"))?;
+    Ok(header)
 }
 
 /// The reason given for a file that is not there.
