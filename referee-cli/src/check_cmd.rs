@@ -60,10 +60,16 @@ fn run_game<G: Game>(kind: GameKind, args: CheckArgs) -> Result<ExitCode, Failur
         Some(dir) => Some(Arc::new(super::private_dir::create(dir)?)),
         None => None,
     };
-    // The file the bot's stderr is kept in, as the table names it.
-    let stderr_file = stderr_dir
-        .as_ref()
-        .map(|dir| dir.path_of(&StderrFile::of_bot(dir, &bot.name).name));
+    // The file the bot's stderr is kept in, as the table names it: refused now if something
+    // there cannot be appended to (a link, a FIFO), which would keep none of it.
+    let stderr_file = match &stderr_dir {
+        Some(dir) => {
+            let name = StderrFile::of_bot(dir, &bot.name).name;
+            dir.check_file(&name).map_err(Failure::usage)?;
+            Some(dir.path_of(&name))
+        }
+        None => None,
+    };
     let config = CheckConfig {
         bot,
         process,

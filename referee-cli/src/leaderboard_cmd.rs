@@ -74,8 +74,8 @@ pub fn run_merge(args: MergeArgs) -> Result<ExitCode, Failure> {
         }
         if let Some(first) = written.skipped.first() {
             errln!(
-                "referee: note: {} files of the shards were not copied, and their matches were merged without them (the first: {})",
-                written.skipped.len(),
+                "referee: note: {} left out, and their matches were merged without them (the first: {})",
+                super::output::files_were(written.skipped.len(), "of the shards"),
                 shown(&format!("{}: {}", first.path.display(), first.why))
             );
         }

@@ -56,3 +56,27 @@ pub fn notices(notices: &[referee::seat::notice::Notice], verbose: bool) {
         }
     }
 }
+
+/// `1 file or stderr range … was` or `N files or stderr ranges … were`: the count of what a
+/// carry left behind of `whose` (`of the shards`, `of DIR`), in words that agree with it.
+pub fn files_were(n: usize, whose: &str) -> String {
+    match n {
+        1 => format!("1 file or stderr range {whose} was"),
+        n => format!("{n} files or stderr ranges {whose} were"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn one_file_was_two_files_were() {
+        assert_eq!(
+            super::files_were(1, "of the shards"),
+            "1 file or stderr range of the shards was"
+        );
+        assert_eq!(
+            super::files_were(2, "of d"),
+            "2 files or stderr ranges of d were"
+        );
+    }
+}

@@ -100,9 +100,8 @@ pub fn run(args: TournamentArgs) -> Result<ExitCode, Failure> {
     let replaced = replaced.map_err(Failure::from)?;
     if let Some(first) = replaced.skipped.first() {
         errln!(
-            "referee: note: {} files of {} were not carried over, and their matches were kept without them (the first: {})",
-            replaced.skipped.len(),
-            dir.display(),
+            "referee: note: {} left out, and their matches were kept without them (the first: {})",
+            super::output::files_were(replaced.skipped.len(), &format!("of {}", dir.display())),
             shown(&format!("{}: {}", first.path.display(), first.why))
         );
     }

@@ -30,7 +30,7 @@ fn a_crash_shows_the_tracebacks_last_lines_under_its_item_and_the_file_keeps_it_
         .unwrap_or_else(|| panic!("lifecycle fails: {text}"));
     let failure = failure.split("\n\n").next().unwrap();
     assert!(
-        failure.contains("  stderr:   its last lines up to decision"),
+        failure.contains("  stderr:   its last lines up to match 1, its "),
         "{failure}"
     );
     assert!(
@@ -97,4 +97,48 @@ fn a_bots_stderr_under_its_failures_cannot_reach_the_terminal() {
         assert!(!line.starts_with("! rival"), "{line}");
     }
     assert!(text.contains("\\u{1b}"), "shown escaped: {text}");
+}
+
+#[test]
+fn what_a_bot_wrote_as_it_started_is_among_all_it_wrote_up_to_its_first_failure() {
+    let out = check(&[], "./noted_illegal.py");
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    let text = stdout(&out);
+    let failure = text
+        .split("\nlegal_actions: FAIL")
+        .nth(1)
+        .unwrap_or_else(|| panic!("legal_actions fails: {text}"));
+    let failure = failure.split("\n\n").next().unwrap();
+    assert!(
+        failure.contains(
+            "  stderr:   all it wrote up to match 1, its 1st turn (phase chip; log decision 1; request id 0):\n\
+             \x20           | noted-illegal: loading at start\n\
+             \x20           | noted-illegal: request 0\n"
+        ),
+        "{failure}"
+    );
+}
+
+#[test]
+fn a_stderr_dir_whose_file_is_a_link_or_a_fifo_is_refused_before_the_check_runs() {
+    let dir = temp_dir("check-stderr-dir");
+    let kept = dir.join("errs");
+    std::fs::create_dir(&kept).unwrap();
+    std::fs::set_permissions(&kept, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    let target = dir.join("elsewhere");
+    std::os::unix::fs::symlink(&target, kept.join("crasher.stderr")).unwrap();
+    let out = check(&["--stderr-dir", kept.to_str().unwrap()], "./crasher.py");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("crasher.stderr"), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+    assert!(!target.exists());
+    std::fs::remove_file(kept.join("crasher.stderr")).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(kept.join("crasher.stderr"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let out = check(&["--stderr-dir", kept.to_str().unwrap()], "./crasher.py");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("FIFO"), "{}", stderr(&out));
 }

@@ -87,6 +87,8 @@ fn a_gauntlets_candidate_is_not_ranked_first_for_a_narrower_interval() {
         table.contains("because it played 90 matches to the others' 30"),
         "{table}"
     );
+    // The others' σ it is ranked with is their median, which no row shows: said so.
+    assert!(table.contains("against the others' median"), "{table}");
 
     let board: Value = serde_json::from_str(&leaderboard(&out, "json")).unwrap();
     let standings = board["standings"].as_array().unwrap();

@@ -171,6 +171,24 @@ fn a_shards_link_or_fifo_is_not_copied_and_its_match_is_merged_without_it() {
         .status()
         .unwrap();
     assert!(made.success());
+    // Match 2's log is match 0's, put in its place (the same deal in another seating).
+    std::fs::copy(
+        shard.join("logs").join("0.jsonl"),
+        shard.join("logs").join("2.jsonl"),
+    )
+    .unwrap();
+    // The last result's ranges are edited to end far past their files' ends.
+    let lines = json_lines(&shard.join("matches.jsonl"));
+    let mut last = lines.last().unwrap().clone();
+    let past = last["id"].clone();
+    for range in last["stderr"].as_array_mut().unwrap() {
+        if range.is_object() {
+            range["to"] = 1_000_000_000u64.into();
+        }
+    }
+    let mut edited: Vec<String> = lines.iter().map(Value::to_string).collect();
+    *edited.last_mut().unwrap() = last.to_string();
+    std::fs::write(shard.join("matches.jsonl"), edited.join("\n") + "\n").unwrap();
     let merged = base.join("merged");
     let out = run(&[
         "merge",
@@ -181,13 +199,14 @@ fn a_shards_link_or_fifo_is_not_copied_and_its_match_is_merged_without_it() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stderr(&out).contains(
-            "files of the shards were not copied, and their matches were merged without them"
+            "files or stderr ranges of the shards were left out, and their matches were merged without them"
         ),
         "{}",
         stderr(&out)
     );
     assert_eq!(json_lines(&merged.join("matches.jsonl")).len(), 3);
     assert!(!merged.join("logs").join("1.jsonl").exists());
+    assert!(!merged.join("logs").join("2.jsonl").exists());
     assert!(merged.join("logs").join("0.jsonl").is_file());
     for entry in std::fs::read_dir(merged.join("stderr")).unwrap() {
         let path = entry.unwrap().path();
@@ -203,5 +222,16 @@ fn a_shards_link_or_fifo_is_not_copied_and_its_match_is_merged_without_it() {
     assert!(
         names.iter().all(|r| r["file"] != linked.as_str()),
         "{names:?}"
+    );
+    // Nor a range past its file's end: that match is merged without it.
+    let kept = json_lines(&merged.join("matches.jsonl"))
+        .into_iter()
+        .find(|r| r["id"] == past)
+        .unwrap();
+    assert!(
+        kept["stderr"]
+            .as_array()
+            .is_none_or(|ranges| ranges.iter().all(Value::is_null)),
+        "{kept}"
     );
 }

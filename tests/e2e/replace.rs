@@ -245,4 +245,18 @@ fn replacing_a_crasher_plays_only_its_matches_and_equals_a_fresh_run_with_the_fi
         ],
         "cannot be used with",
     );
+    // A new directory inside the tournament's own is refused: the tournament's is only read.
+    let inside = old.join("fixed");
+    refused(
+        &[
+            "tournament",
+            old.to_str().unwrap(),
+            "--replace",
+            "crasher=builtin:random",
+            "--out",
+            inside.to_str().unwrap(),
+        ],
+        "inside the tournament's directory",
+    );
+    assert!(!inside.exists());
 }

@@ -105,3 +105,41 @@ fn a_rerun_that_differs_names_the_seat_turn_phase_and_decision_of_the_first_diff
         "{text}"
     );
 }
+
+#[test]
+fn a_log_whose_end_is_not_the_recorded_result_is_not_compared() {
+    let base = temp_dir("rerun-edited-log");
+    let out = base.join("out");
+    let played = referee()
+        .args(["tournament", "--game", "vabanque", "--players", "3"])
+        .args(["--seed", "5", "-j", "1", "--logs", "-q", "--format", "json"])
+        .args(["--matches", "3", "--out", out.to_str().unwrap()])
+        .args(["--bot", "a=builtin:random", "--bot", "b=builtin:random"])
+        .args(["--bot", "c=builtin:heuristic"])
+        .output()
+        .unwrap();
+    board(&played);
+    // The log's end edited (or another log of the same seed put in its place): its scores are
+    // not matches.jsonl's, so a difference found in it would be blamed on the bots.
+    let log = out.join("logs").join("0.jsonl");
+    let edited: Vec<String> = json_lines(&log)
+        .into_iter()
+        .map(|mut r| {
+            if r["type"] == "result" {
+                r["scores"] = serde_json::json!([1, 2, 3]);
+            }
+            r.to_string()
+        })
+        .collect();
+    std::fs::write(&log, edited.join("\n") + "\n").unwrap();
+    // Built-in bots only: no sandbox to miss, and no flag needed.
+    let rerun = run(&["rerun", out.to_str().unwrap(), "0"]);
+    assert!(rerun.status.success(), "{}", stderr(&rerun));
+    let text = stdout(&rerun);
+    assert!(
+        text.contains("note: the recorded log cannot be compared: ")
+            && text.contains("its end is not the recorded result"),
+        "{text}"
+    );
+    assert!(!text.contains("not deterministic"), "{text}");
+}

@@ -74,6 +74,9 @@ pub struct MatchFacts {
     pub seed: u64,
     /// The bot's seat.
     pub seat: usize,
+    /// What the bot wrote to its stderr before the match's first request (at its start, or
+    /// since its last request of the previous match), which no decision's log record holds.
+    pub before: Option<String>,
     /// Every request the bot was sent, in order.
     pub decisions: Vec<Decision>,
     /// The bot's faults outside any decision (at the start or the end of the match).
@@ -218,6 +221,7 @@ impl MatchFacts {
             number,
             seed: record.seed,
             seat,
+            before: None,
             decisions,
             other_faults: faults
                 .iter()

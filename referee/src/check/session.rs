@@ -150,8 +150,15 @@ pub async fn gather<G: Game>(
         if (number > PROBE_MATCH && every_phase_asked::<G>(&facts)) || !is_usable(&players[seat]) {
             break;
         }
-        let (played, gone) =
+        // What it wrote since its last request (at its start, or after the previous match):
+        // the match's log drops it, as no decision's.
+        let before = match players[seat].seat.talker() {
+            Some(bot) => bot.take_stderr().await.map(|recent| recent.text),
+            None => None,
+        };
+        let (mut played, gone) =
             play_check_match(config, options, &mut players, seat, number, events).await?;
+        played.before = before;
         facts.matches.push(played);
         if gone.is_some() {
             facts.gone = gone;

@@ -45,7 +45,7 @@ impl SafeDir {
                 let kind = match e.raw_os_error() {
                     Some(libc::ENOENT) => FileErrorKind::Missing,
                     Some(libc::ENOTDIR) => FileErrorKind::WrongType {
-                        found: "not a directory",
+                        found: "something else (or a path through a file)",
                         wanted: "a directory",
                     },
                     _ => e.into(),

@@ -285,3 +285,15 @@ fn a_named_file_may_be_reached_through_a_link_the_user_named() {
             .is_missing()
     );
 }
+
+#[test]
+fn a_file_opened_as_a_directory_is_said_to_be_something_else_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("afile");
+    std::fs::write(&file, "x").unwrap();
+    let err = SafeDir::open(&file).unwrap_err().to_string();
+    assert!(
+        err.ends_with("afile: is something else (or a path through a file), not a directory"),
+        "{err}"
+    );
+}

@@ -9,17 +9,18 @@
 //! [`LOG_FILE_BYTES`]), every one opened beneath the directory ([`SafeDir`]), and written only
 //! into the output directory, under a fresh name. A file that cannot be copied is no failure of
 //! the carry: the match is kept without it (its range dropped, no log) and the reason is
-//! returned as a [`Skipped`] note. Two shards' stderr files may share a name (each shard's
+//! returned as a [`Skipped`] note; so is a range past the end of its file. Two shards' stderr files may share a name (each shard's
 //! worker 0 starts `NAME.w0.1.stderr`): the second is copied under another name (`sK.NAME`),
 //! and the ranges that name it are rewritten; a match's log keeps its name (ids are unique).
 
 use super::files::{CHECK_FILE_LIMIT, CHECKS_DIR, LOGS_DIR, STDERR_DIR};
 use super::match_result::{MatchResult, StderrRange};
 use super::results_error::ResultsError;
-use crate::safe_fs::limits::{LOG_FILE_BYTES, STDERR_FILE_BYTES, shown};
-use crate::safe_fs::{FileError, SafeDir};
+use crate::runner::LogRecord;
+use crate::safe_fs::limits::{LOG_FILE_BYTES, LOG_LINE_BYTES, STDERR_FILE_BYTES, shown};
+use crate::safe_fs::{BoundedLines, FileError, SafeDir};
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Read, Write};
+use std::io::{Read, Seek, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 
@@ -42,8 +43,9 @@ pub struct Carry<'a> {
     out: &'a SafeDir,
     stderr: Option<SafeDir>,
     logs: Option<SafeDir>,
-    /// By source and name there: the name of its copy, or `None` when it was not copied.
-    copied: BTreeMap<(usize, String), Option<String>>,
+    /// By source and name there: the name and length of its copy, or `None` when it was not
+    /// copied.
+    copied: BTreeMap<(usize, String), Option<(String, u64)>>,
     /// Names given in the output's `stderr/` by this carry.
     taken: BTreeSet<String>,
     /// What was not copied.
@@ -85,29 +87,43 @@ impl<'a> Carry<'a> {
         let mut carried = result.clone();
         for range in carried.stderr.iter_mut() {
             let Some(r) = range else { continue };
-            *range = self
-                .stderr_copy(source, from, &r.file)?
-                .map(|file| StderrRange {
+            *range = match self.stderr_copy(source, from, &r.file)? {
+                // A range past the file's end (an edited line) names bytes it does not hold.
+                Some((_, len)) if r.to > len => {
+                    self.skipped.push(skipped(
+                        from,
+                        STDERR_DIR,
+                        &r.file,
+                        format!(
+                            "match {}'s range, bytes {} to {}, is beyond its end ({len} bytes)",
+                            result.id, r.from, r.to
+                        ),
+                    ));
+                    None
+                }
+                Some((file, _)) => Some(StderrRange {
                     file,
                     from: r.from,
                     to: r.to,
-                });
+                }),
+                None => None,
+            };
         }
         if carried.stderr.iter().all(Option::is_none) {
             carried.stderr.clear();
         }
-        self.log_copy(from, result.id)?;
+        self.log_copy(from, result)?;
         Ok(carried)
     }
 
-    /// The name of the copy of stderr file `name` of `from` in the output, copied at its
-    /// first use; `None` when it is not copied.
+    /// The name and length of the copy of stderr file `name` of `from` in the output, copied
+    /// at its first use; `None` when it is not copied.
     fn stderr_copy(
         &mut self,
         source: usize,
         from: &SafeDir,
         name: &str,
-    ) -> Result<Option<String>, ResultsError> {
+    ) -> Result<Option<(String, u64)>, ResultsError> {
         let key = (source, name.to_string());
         if let Some(copy) = self.copied.get(&key) {
             return Ok(copy.clone());
@@ -129,14 +145,14 @@ impl<'a> Carry<'a> {
                         |n| Ok(self.taken.contains(n) || dir.holds(n)?),
                     )?;
                 match copy_into(file, dir, &fresh, STDERR_FILE_BYTES)? {
-                    Some(why) => {
+                    Err(why) => {
                         self.skipped.push(skipped(from, STDERR_DIR, name, why));
                         None
                     }
-                    None => {
+                    Ok(len) => {
                         self.taken.insert(fresh.clone());
                         self.stderr_files += 1;
-                        Some(fresh)
+                        Some((fresh, len))
                     }
                 }
             }
@@ -145,10 +161,12 @@ impl<'a> Carry<'a> {
         Ok(copy)
     }
 
-    /// Copies match `id`'s log from `from`, if it has one.
-    fn log_copy(&mut self, from: &SafeDir, id: u64) -> Result<(), ResultsError> {
-        let name = format!("{id}.jsonl");
-        let file = match open_source(from, LOGS_DIR, &name, LOG_FILE_BYTES) {
+    /// Copies `result`'s log from `from`, if it has one and it is that match's (its header's
+    /// match id, seed and players are the match's: a log put in another's place, even one of
+    /// the same deal in another seating, would replay another match).
+    fn log_copy(&mut self, from: &SafeDir, result: &MatchResult) -> Result<(), ResultsError> {
+        let name = format!("{}.jsonl", result.id);
+        let mut file = match open_source(from, LOGS_DIR, &name, LOG_FILE_BYTES) {
             Ok(file) => file,
             Err(s) if s.why == MISSING => return Ok(()),
             Err(s) => {
@@ -156,16 +174,59 @@ impl<'a> Carry<'a> {
                 return Ok(());
             }
         };
+        let m = &result.record;
+        let why = match header_of(&mut file) {
+            Ok(logged) if logged == (m.match_id.clone(), m.seed, m.players.clone()) => None,
+            Ok((id, seed, players)) => Some(format!(
+                "the log of another match (match {}, seed {seed}, players {}, where this one is match {}, seed {}, players {})",
+                id,
+                players.join(", "),
+                m.match_id,
+                m.seed,
+                m.players.join(", ")
+            )),
+            Err(why) => Some(why),
+        };
+        if let Some(why) = why {
+            self.skipped.push(skipped(from, LOGS_DIR, &name, why));
+            return Ok(());
+        }
         if self.logs.is_none() {
             self.logs = Some(self.out.make_subdir(LOGS_DIR)?);
         }
         let dir = self.logs.as_ref().expect("made above");
         match copy_into(file, dir, &name, LOG_FILE_BYTES)? {
-            Some(why) => self.skipped.push(skipped(from, LOGS_DIR, &name, why)),
-            None => self.logs_copied += 1,
+            Err(why) => self.skipped.push(skipped(from, LOGS_DIR, &name, why)),
+            Ok(_) => self.logs_copied += 1,
         }
         Ok(())
     }
+}
+
+/// The match id, seed and players by seat in the header of the match log `file` (its first
+/// line), the file then rewound; `Err(why)` when its first line is no log header.
+fn header_of(file: &mut std::fs::File) -> Result<(String, u64, Vec<String>), String> {
+    let mut lines = BoundedLines::new(std::io::BufReader::new(&mut *file), LOG_LINE_BYTES);
+    let mut line = Vec::new();
+    let first = lines
+        .next_into(&mut line)
+        .map_err(|kind| kind.to_string())?;
+    let header = match first.map(|_| serde_json::from_slice::<LogRecord>(&line)) {
+        Some(Ok(LogRecord::Header {
+            match_id,
+            seed,
+            players,
+            ..
+        })) => (
+            match_id,
+            seed,
+            players.into_iter().map(|p| p.name).collect(),
+        ),
+        _ => return Err("its first line is not a match log's header".into()),
+    };
+    file.seek(std::io::SeekFrom::Start(0))
+        .map_err(|e| format!("cannot be read ({e})"))?;
+    Ok(header)
 }
 
 /// The reason given for a file that is not there.
@@ -210,8 +271,8 @@ fn open_source(
     }
 }
 
-/// Copies `file` into a new file `name` of `dir`, at most `limit` bytes: `Some(why)` (and no
-/// file left) when it has grown beyond it, or cannot be read.
+/// Copies `file` into a new file `name` of `dir`, at most `limit` bytes: `Ok(the bytes
+/// copied)`, or `Err(why)` (and no file left) when it has grown beyond it, or cannot be read.
 ///
 /// # Errors
 /// [`ResultsError`] when the copy cannot be written.
@@ -220,7 +281,7 @@ fn copy_into(
     dir: &SafeDir,
     name: &str,
     limit: u64,
-) -> Result<Option<String>, ResultsError> {
+) -> Result<Result<u64, String>, ResultsError> {
     let mut into = dir.create_file(name)?;
     let path = dir.path_of(name);
     let mut buffer = vec![0u8; 64 << 10];
@@ -244,10 +305,13 @@ fn copy_into(
             .map_err(super::results_error::io_err(&path))?;
     };
     drop(into);
-    if why.is_some() {
-        dir.remove_file(name)?;
+    match why {
+        Some(why) => {
+            dir.remove_file(name)?;
+            Ok(Err(why))
+        }
+        None => Ok(Ok(total)),
     }
-    Ok(why)
 }
 
 /// A name for the copy of stderr file `name` of source `source` that `taken` says is free:

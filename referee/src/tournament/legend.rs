@@ -67,7 +67,7 @@ pub fn candidate_note(c: &CandidateStanding) -> String {
         format!("{} to {}", c.others_matches_min, c.others_matches_max)
     };
     format!(
-        "* {} is the candidate: it plays every match, so its σ is smaller ({:.2} against the others' {:.2}) because it played {} matches to the others' {others}: it is measured better, not stronger. It is ranked by μ − 3σ with the others' σ, {:.2} − 3 × {:.2} = {:.2}; with its own σ it would be {:.2}. To compare strengths, read μ.",
+        "* {} is the candidate: it plays every match, so its σ is smaller ({:.2} against the others' median {:.2}) because it played {} matches to the others' {others}: it is measured better, not stronger. It is ranked by μ − 3σ with the others' median σ, {:.2} − 3 × {:.2} = {:.2}; with its own σ it would be {:.2}. To compare strengths, read μ.",
         c.bot,
         c.sigma,
         c.others_sigma,

@@ -32,12 +32,17 @@ impl MetaBot {
     /// [run record](super::run_record::RunBot), its working directory and environment.
     ///
     /// # Errors
-    /// [`BotSpecError`](crate::seat::BotSpecError) for a command that cannot be split again.
+    /// [`BotSpecError`](crate::seat::BotSpecError) for a command that cannot be split again, or
+    /// a name no bot can have (an edited `tournament.json`: `x/../y` would be read as part of
+    /// the command, and the bot started under another name).
     pub fn spec(
         &self,
         run: Option<&super::run_record::RunBot>,
     ) -> Result<crate::seat::BotSpec, crate::seat::BotSpecError> {
         let mut spec = crate::seat::BotSpec::parse(&format!("{}={}", self.name, self.command))?;
+        if spec.name != self.name {
+            return Err(crate::seat::BotSpecError::BadName(self.name.clone()));
+        }
         spec.settings = crate::seat::BotSettings {
             time: crate::seat::TimeControl {
                 limits: self.limits,
@@ -110,4 +115,31 @@ pub fn difference(a: &TournamentMeta, b: &TournamentMeta) -> Option<&'static str
         .into_iter()
         .find(|(_, same)| !same)
         .map(|(what, _)| what)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MetaBot;
+    use crate::seat::BotSpecError;
+
+    #[test]
+    fn a_recorded_name_no_bot_can_have_is_refused_not_read_as_the_command() {
+        let bot = |name: &str| MetaBot {
+            name: name.into(),
+            command: "builtin:random".into(),
+            limits: serde_json::from_str(r#"{"startup_ms": 10000, "decision_ms": 1000}"#).unwrap(),
+            overruns: 0,
+            overrun_ms: 100,
+            resources: Default::default(),
+            time_basis: Default::default(),
+            turn_isolation: false,
+        };
+        assert_eq!(bot("r1").spec(None).unwrap().name, "r1");
+        for bad in ["x/../../evil", "", "a b"] {
+            assert!(
+                matches!(bot(bad).spec(None), Err(BotSpecError::BadName(n)) if n == bad),
+                "{bad:?}"
+            );
+        }
+    }
 }

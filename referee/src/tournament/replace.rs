@@ -59,6 +59,11 @@ pub enum ReplaceError {
         "--out {0}: the tournament's own directory; a replacement writes a new one and leaves this one as it is"
     )]
     SameDir(PathBuf),
+    /// The output directory is inside the tournament's directory, which is only read.
+    #[error(
+        "--out {0}: inside the tournament's directory {1}, which a replacement leaves as it is; give a directory outside it"
+    )]
+    Inside(PathBuf, PathBuf),
     /// The new command cannot be split, or a bot cannot be started as recorded.
     #[error(transparent)]
     Bot(#[from] BotSpecError),
@@ -143,6 +148,14 @@ pub fn plan(
     } = read_back(dir)?;
     if same_dir(dir, out) {
         return Err(ReplaceError::SameDir(out.to_path_buf()));
+    }
+    // Links resolved: `DIR/new`, `DIR/../DIR/new`, `link-to-DIR/new`.
+    if out
+        .ancestors()
+        .skip(1)
+        .any(|a| !a.as_os_str().is_empty() && same_dir(a, dir))
+    {
+        return Err(ReplaceError::Inside(out.to_path_buf(), dir.to_path_buf()));
     }
     let run = RunRecord::read(&old)?;
     let mut replaced = BTreeSet::new();

@@ -81,9 +81,9 @@ fn a_replaced_bot_plays_its_matches_again_and_the_rest_is_kept_as_a_fresh_run_ha
 }
 
 #[test]
-fn a_name_the_tournament_does_not_have_twice_or_its_own_directory_are_refused() {
+fn a_name_the_tournament_does_not_have_twice_its_own_directory_or_one_inside_it_are_refused() {
     let old = played(GameKind::Vabanque, &FIELD, ScheduleKind::RoundRobin, false);
-    let out = old.path().join("elsewhere");
+    let out = old.path().with_file_name("elsewhere");
     let one = |name: &str| [(name.to_string(), "builtin:random".to_string())];
     let err = plan(old.path(), &one("nobody"), &out).unwrap_err();
     assert!(
@@ -100,4 +100,20 @@ fn a_name_the_tournament_does_not_have_twice_or_its_own_directory_are_refused() 
         plan(old.path(), &one("r1"), old.path()),
         Err(ReplaceError::SameDir(_))
     ));
+    // Nor a directory inside it: the tournament's directory is only read.
+    for inside in [
+        old.path().join("new"),
+        old.path().join("a/b"),
+        old.path()
+            .join("../")
+            .join(old.path().file_name().unwrap())
+            .join("new"),
+    ] {
+        let err = plan(old.path(), &one("r1"), &inside).unwrap_err();
+        assert!(matches!(err, ReplaceError::Inside(..)), "{inside:?}: {err}");
+        assert!(
+            err.to_string()
+                .contains("inside the tournament's directory")
+        );
+    }
 }

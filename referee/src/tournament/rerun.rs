@@ -123,7 +123,7 @@ pub fn plan(dir: &Path, id: u64) -> Result<RerunPlan, RerunError> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     let from = RunFrom::of(run.as_ref());
-    let log = RecordedLog::read(&opened, id, recorded.record.seed);
+    let log = RecordedLog::read(&opened, id, &recorded.record);
     Ok(RerunPlan {
         meta,
         recorded,

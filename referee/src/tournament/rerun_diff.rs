@@ -181,6 +181,11 @@ impl FirstDifference {
                 phase: self.phase.clone(),
                 decision,
             },
+            None if matches!(self.recorded, Moment::End { .. })
+                || matches!(self.now, Moment::End { .. }) =>
+            {
+                When::End
+            }
             None => When::Outside,
         }
     }
@@ -200,8 +205,11 @@ pub enum RecordedLog {
 
 impl RecordedLog {
     /// Reads match `id`'s log from the results directory `dir` (its `logs/ID.jsonl`), checking
-    /// that its header is of the match (`seed`).
-    pub fn read(dir: &SafeDir, id: u64, seed: u64) -> Self {
+    /// that it is the log of the match `recorded` (`matches.jsonl`'s line): its header's match
+    /// id, seed and players, and its end's scores and ranks. A log that is not (an edited or swapped file) cannot be
+    /// compared: a difference found in it would be blamed on the bots.
+    pub fn read(dir: &SafeDir, id: u64, recorded: &crate::runner::MatchRecord) -> Self {
+        let seed = recorded.seed;
         let name = format!("{id}.jsonl");
         let logs = match dir.subdir(LOGS_DIR) {
             Ok(Some(logs)) => logs,
@@ -243,12 +251,32 @@ impl RecordedLog {
                     ));
                 }
             };
-            if let LogRecord::Header { seed: logged, .. } = &record
-                && *logged != seed
+            if let LogRecord::Header {
+                seed: logged,
+                match_id,
+                players,
+                ..
+            } = &record
+            {
+                let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
+                if *logged != seed || *match_id != recorded.match_id || names != recorded.players {
+                    return RecordedLog::Unreadable(format!(
+                        "{}: the log of another match (match {match_id}, seed {logged}, players {}, where this one is match {}, seed {seed}, players {})",
+                        path.display(),
+                        names.join(", "),
+                        recorded.match_id,
+                        recorded.players.join(", ")
+                    ));
+                }
+            }
+            if let LogRecord::Result { scores, ranks, .. } = &record
+                && (scores, ranks) != (&recorded.scores, &recorded.ranks)
             {
                 return RecordedLog::Unreadable(format!(
-                    "{}: the log of another match (seed {logged}, where the match's is {seed})",
-                    path.display()
+                    "{}: its end is not the recorded result (scores {scores:?}, ranks {ranks:?}, where matches.jsonl has {:?} and {:?})",
+                    path.display(),
+                    recorded.scores,
+                    recorded.ranks
                 ));
             }
             if compared(&record) {

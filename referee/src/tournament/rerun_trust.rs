@@ -6,7 +6,7 @@
 //!
 //! | recorded | refused unless accepted (`--trust-recorded NAME`) |
 //! |---|---|
-//! | `sandbox` (run.json) | `"none"`, unless `--sandbox` is given (`bwrap` is kept) |
+//! | `sandbox` (run.json) | `"none"`, unless `--sandbox` is given (`bwrap` is kept) or every bot is built in |
 //! | `env` (run.json) | any variable (`LD_PRELOAD`, `PYTHONPATH` change what a command runs) |
 //! | limits (tournament.json) | a resource limit off, or above this referee's default |
 //! | `cwd` (run.json) | a directory other than the current one (relative commands are found there) |
@@ -157,8 +157,16 @@ pub fn review(
             alternative,
         };
     let accepts = |s| trust.accepts(s);
+    // Built-in bots run inside the referee: without a bot process, no sandbox is missed (a
+    // tournament of built-in bots only records "none").
+    let processes = bots
+        .iter()
+        .any(|b| !matches!(b.launch, crate::seat::Launch::Builtin(_)));
     if let Some(run) = run {
-        if run.sandbox == SandboxMode::None && !sandbox_given && !accepts(RecordedSetting::Sandbox)
+        if run.sandbox == SandboxMode::None
+            && processes
+            && !sandbox_given
+            && !accepts(RecordedSetting::Sandbox)
         {
             review.refusals.push(setting(
                     RecordedSetting::Sandbox,

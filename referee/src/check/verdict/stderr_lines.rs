@@ -52,12 +52,13 @@ fn lines(facts: &Facts, at: Option<Request>) -> Option<StderrLines> {
     let (text, until) = match at {
         Some((m, i)) => {
             let played: &MatchFacts = &facts.matches[m];
-            let text: String = facts.matches[..m]
-                .iter()
-                .flat_map(|before| &before.decisions)
-                .chain(&played.decisions[..=i])
-                .filter_map(|d| d.stderr.as_deref())
-                .collect();
+            let mut text = String::new();
+            for (k, each) in facts.matches[..=m].iter().enumerate() {
+                let upto = if k == m { i + 1 } else { each.decisions.len() };
+                let written = std::iter::once(each.before.as_deref())
+                    .chain(each.decisions[..upto].iter().map(|d| d.stderr.as_deref()));
+                text.extend(written.flatten());
+            }
             (text, decision_at(played, &played.decisions[i]))
         }
         None => (facts.stderr_end.clone(), "the end of its run".to_string()),

@@ -25,7 +25,11 @@ fn a_failed_item_shows_the_bots_last_stderr_lines_up_to_its_failure() {
     let item = report.item(ItemId::LegalActions);
     assert_eq!(item.verdict, Verdict::Fail);
     let stderr = item.stderr.as_ref().expect("its stderr");
-    assert!(stderr.until.contains("of match 2"), "{}", stderr.until);
+    assert!(
+        stderr.until.contains("match 2, its 2nd turn"),
+        "{}",
+        stderr.until
+    );
     assert_eq!(
         stderr.lines,
         [
@@ -59,4 +63,34 @@ fn a_failure_at_no_request_shows_the_end_of_the_run_and_long_lines_are_cut() {
     // Nothing written: nothing shown.
     facts.stderr_end.clear();
     assert_eq!(verdicts(&facts).item(ItemId::Lifecycle).stderr, None);
+}
+
+#[test]
+fn what_the_bot_wrote_before_a_match_is_among_its_lines_up_to_a_failure_in_it() {
+    // A bot that writes at its start (before match 1) and between matches, then plays an
+    // illegal action at the first request of match 2: "all it wrote" is all of it.
+    let mut facts = clean();
+    facts.matches[0].before = Some("loading the model\n".into());
+    facts.matches[0].decisions[0].stderr = Some("thinking\n".into());
+    facts.matches[1].before = Some("between matches\n".into());
+    let d = &mut facts.matches[1].decisions[0];
+    d.stderr = Some("choosing table 99\n".into());
+    d.answered = false;
+    d.faults = vec![fault(FaultKind::IllegalAction, None)];
+    let report = verdicts(&facts);
+    let stderr = report
+        .item(ItemId::LegalActions)
+        .stderr
+        .clone()
+        .expect("its stderr");
+    assert_eq!(
+        stderr.lines,
+        [
+            "loading the model",
+            "thinking",
+            "between matches",
+            "choosing table 99"
+        ]
+    );
+    assert!(!stderr.earlier);
 }

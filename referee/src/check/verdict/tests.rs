@@ -47,6 +47,7 @@ fn clean_match(number: usize, probes: Vec<(usize, Probe)>) -> MatchFacts {
         stopped: false,
         probes,
         after: Vec::new(),
+        before: None,
     }
 }
 
