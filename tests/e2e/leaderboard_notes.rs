@@ -78,7 +78,7 @@ fn a_gauntlets_candidate_is_not_ranked_first_for_a_narrower_interval() {
     assert!(ran.status.success(), "{}", stderr(&ran));
     let table = stdout(&ran);
     assert!(
-        table.contains("the candidate's at the others' σ (*)"),
+        table.contains("the candidate's at the others' median σ (*)"),
         "{table}"
     );
     let note = "* h1 is the candidate: it plays every match, so its σ is smaller";

@@ -102,7 +102,7 @@ fn rating_table(board: &Leaderboard) -> StandingsTable {
             board.matches,
             board.scheduled,
             match candidate {
-                Some(_) => ", the candidate's at the others' σ (*)",
+                Some(_) => ", the candidate's at the others' median σ (*)",
                 None => "",
             }
         ),
