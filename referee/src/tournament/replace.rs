@@ -19,11 +19,10 @@ use super::progress::Tally;
 use super::report::{Outcome, Reporter, Started};
 use super::rerun_from::RunFrom;
 use super::rerun_trust::{Review, Trust, review, same_dir};
-use super::results::{ReadBack, ResultsFile, made_private, read_back, read_results};
+use super::results::{ReadBack, ResultsFile, made_private, read_back};
 use super::results_error::ResultsError;
-use super::run::play;
+use super::run::play_into;
 use super::run_record::RunRecord;
-use super::scoring::leaderboard;
 use crate::policy::{BotProcesses, PolicyError, ProcessPolicy};
 use crate::runner::RunError;
 use crate::safe_fs::{Privacy, SafeDir};
@@ -378,36 +377,21 @@ impl ReplacePlan {
             jobs: how.jobs,
             pin: how.pin,
         });
-        let mut written = 0u64;
-        let played = play(settings, scheduled, interrupt, |result| {
-            file.append(result)
-                .map_err(super::run::TournamentError::Write)?;
-            written += 1;
-            tally.add(result);
-            reporter.match_finished(result, &tally.snapshot());
-            Ok(())
-        })
+        let outcome = play_into(
+            settings,
+            scheduled,
+            interrupt,
+            (file, &dir, meta),
+            tally,
+            reporter,
+        )
         .await
         .map_err(|e| match e {
             super::run::TournamentError::Write(e) => ReplaceError::Write(e),
             super::run::TournamentError::Run(e) => ReplaceError::Run(e),
             other => ReplaceError::Play(Box::new(other)),
         })?;
-        if !played {
-            reporter.interrupted(written);
-            return Ok(Replaced {
-                outcome: Outcome::Interrupted { written },
-                skipped,
-            });
-        }
-        drop(file);
-        let (results, _) = read_results(&dir, meta)?;
-        let board = leaderboard(meta, &results).expect("a registered game");
-        reporter.finished(&board);
-        Ok(Replaced {
-            outcome: Outcome::Finished(board),
-            skipped,
-        })
+        Ok(Replaced { outcome, skipped })
     }
 }
 

@@ -269,7 +269,7 @@ async fn run_game<G: Game>(
     let share = scheduled.len() as u64;
     let dir = SafeDir::create(&config.out, Privacy::Private).map_err(ResultsError::from)?;
     let made_private = made_private(&dir)?;
-    let (mut file, done) = ResultsFile::open(&dir, &meta, config.resume)?;
+    let (file, done) = ResultsFile::open(&dir, &meta, config.resume)?;
     scheduled.retain(|m| !done.contains_key(&m.id));
     RunRecord::of(config, process, process.from_dir()).write(&dir)?;
     let stderr_dir = dir.make_subdir(STDERR_DIR).map_err(ResultsError::from)?;
@@ -308,6 +308,29 @@ async fn run_game<G: Game>(
         jobs: config.jobs,
         pin: config.pin,
     });
+    play_into(
+        settings,
+        scheduled,
+        interrupt,
+        (file, &dir, &meta),
+        tally,
+        reporter,
+    )
+    .await
+}
+
+/// Plays `scheduled` on the pool, appending each result to the results file of `dir` (of the
+/// tournament `meta`) and telling `reporter` of it with the standings so far (`tally`, which
+/// holds the results already there); then how the run ended: interrupted, or finished with the
+/// leaderboard of every result `dir` holds. `referee tournament` and `--replace` end so.
+pub(super) async fn play_into<G: Game>(
+    settings: Arc<PoolSettings<G>>,
+    scheduled: Vec<ScheduledMatch>,
+    interrupt: impl Future<Output = ()>,
+    (mut file, dir, meta): (ResultsFile, &SafeDir, &TournamentMeta),
+    mut tally: Tally,
+    reporter: &mut dyn Reporter,
+) -> Result<Outcome, TournamentError> {
     let mut written = 0u64;
     let played = play(settings, scheduled, interrupt, |result| {
         file.append(result).map_err(TournamentError::Write)?;
@@ -322,8 +345,8 @@ async fn run_game<G: Game>(
         return Ok(Outcome::Interrupted { written });
     }
     drop(file);
-    let (results, _) = read_results(&dir, &meta)?;
-    let board = leaderboard(&meta, &results).expect("a registered game");
+    let (results, _) = read_results(dir, meta)?;
+    let board = leaderboard(meta, &results).expect("a registered game");
     reporter.finished(&board);
     Ok(Outcome::Finished(board))
 }

@@ -5,39 +5,32 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from botlib import record_pid, send  # noqa: E402
+from botlib import action, serve  # noqa: E402
 
 
 def draw(request):
     """The reply to `request` that draws a card."""
-    return {"type": "action", "id": request["id"], "action": {"draw": True}}
+    return action(request, {"draw": True})
 
 
 def play(name, on_turn, on_match_start=None):
     """Answer hello with `name`; each request with `on_turn(request, turn, stdin)`, `turn` the
     bot's own turn in the match (1 for its first), which returns the lines to write (a list of
     messages or raw strings); `on_match_start(message)` at each match start. Returns at goodbye
-    or the end of input."""
-    record_pid()
+    or the end of input (the loop is botlib's `serve`)."""
     turn = 0
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        message = json.loads(line)
-        kind = message.get("type")
-        if kind == "hello":
-            send({"type": "hello", "name": name})
-        elif kind == "match_start":
+
+    def on_request(request):
+        nonlocal turn
+        turn += 1
+        replies = on_turn(request, turn, sys.stdin)
+        return "".join(r if isinstance(r, str) else json.dumps(r) + "\n" for r in replies)
+
+    def on_other(message):
+        nonlocal turn
+        if message.get("type") == "match_start":
             turn = 0
             if on_match_start is not None:
                 on_match_start(message)
-        elif kind == "request":
-            turn += 1
-            for reply in on_turn(message, turn, sys.stdin):
-                if isinstance(reply, str):
-                    sys.stdout.write(reply)
-                else:
-                    sys.stdout.write(json.dumps(reply) + "\n")
-            sys.stdout.flush()
-        elif kind == "goodbye":
-            return
+
+    serve(name, on_request, on_other)
