@@ -1,0 +1,11 @@
+//! The ladder: a competition that runs by itself. Owners submit versions of their bots; each is
+//! built and checked as a job; a matchmaker keeps matches going between the versions that
+//! passed; workers (local, or on other machines over HTTP) claim jobs under leases, play them in
+//! the sandbox exactly as `referee tournament` does and report the records, which the server
+//! checks by replaying their logs before they count; every version has its own rating.
+//!
+//! The store ([`store`]) is the one place that knows SQL; everything else asks it.
+
+pub mod config;
+pub mod spec;
+pub mod store;

@@ -1,0 +1,1 @@
+//! The ladder's store.
