@@ -16,7 +16,7 @@ pub const REFEREE_VERSION: &str = env!("CARGO_PKG_VERSION");
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum JobSpec {
     /// Build one version from its source, then check it as `referee check` does.
-    Build(BuildSpec),
+    Build(Box<BuildSpec>),
     /// Play one match.
     Match(MatchSpec),
 }
