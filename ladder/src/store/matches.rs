@@ -1,0 +1,215 @@
+//! Matches: what a worker reported for a match job, once the server checked it, and the
+//! ratings it moved, written together in one transaction.
+
+use super::{Finish, Store, StoreError};
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+/// One seat's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatResult {
+    /// The version at the seat.
+    pub version: i64,
+    /// Its score.
+    pub score: i64,
+    /// Its rank (1 = best, ties shared).
+    pub rank: u32,
+}
+
+/// A checked match result to record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewMatch {
+    /// Whether it counts for the ratings.
+    pub ranked: bool,
+    /// Its spec ([`MatchSpec`](crate::spec::MatchSpec) as JSON).
+    pub spec: String,
+    /// Its record (`MatchRecord` as JSON).
+    pub record: String,
+    /// The sha256 of its log.
+    pub log_hash: String,
+    /// The sha256 of each seat's stderr, by seat (JSON list; `null` for none).
+    pub stderr_hashes: String,
+    /// Each seat's result, in seat order.
+    pub seats: Vec<SeatResult>,
+}
+
+/// A recorded match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchRow {
+    /// Its id.
+    pub id: i64,
+    /// The job that played it.
+    pub job_id: i64,
+    /// Whether it counts for the ratings.
+    pub ranked: bool,
+    /// Its spec as JSON.
+    pub spec: String,
+    /// Its record as JSON.
+    pub record: String,
+    /// The sha256 of its log.
+    pub log_hash: String,
+    /// The sha256 of each seat's stderr (JSON list).
+    pub stderr_hashes: String,
+    /// The account that asked for it (a challenge's owner), if any.
+    pub requested_by: Option<i64>,
+    /// When it was recorded.
+    pub finished_ms: i64,
+}
+
+fn match_row(row: &AnyRow) -> Result<MatchRow, StoreError> {
+    Ok(MatchRow {
+        id: row.try_get("id")?,
+        job_id: row.try_get("job_id")?,
+        ranked: row.try_get::<i64, _>("ranked")? != 0,
+        spec: row.try_get("spec")?,
+        record: row.try_get("record")?,
+        log_hash: row.try_get("log_hash")?,
+        stderr_hashes: row.try_get("stderr_hashes")?,
+        requested_by: row.try_get("requested_by")?,
+        finished_ms: row.try_get("finished_ms")?,
+    })
+}
+
+macro_rules! match_select {
+    ($rest:literal) => {
+        concat!(
+            "SELECT m.id, m.job_id, m.ranked, m.spec, m.record, m.log_hash, m.stderr_hashes, \
+             j.requested_by, m.finished_ms FROM matches m JOIN jobs j ON j.id = m.job_id ",
+            $rest
+        )
+    };
+}
+
+/// The new ratings of a ranked match's seats: given each seat's (μ, σ) and rank, in seat
+/// order, returns the updated (μ, σ) in the same order.
+pub type Rate<'a> = &'a (dyn Fn(&[(f64, f64)], &[u32]) -> Vec<(f64, f64)> + Sync);
+
+impl Store {
+    /// Records match job `job`'s result under lease `lease` if that lease is current: the
+    /// match, its seats and, for a ranked match, the seats' new ratings (`rate`), in one
+    /// transaction; a result sent twice with the same lease counts once.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`].
+    pub async fn finish_match(
+        &self,
+        job: i64,
+        lease: &str,
+        worker: i64,
+        now: i64,
+        result: &NewMatch,
+        rate: Rate<'_>,
+    ) -> Result<Finish, StoreError> {
+        let mut tx = self.write().await?;
+        let finish = Self::complete(&mut tx, job, lease, now).await?;
+        if finish != Finish::Counted(None) {
+            tx.rollback().await?;
+            return Ok(finish);
+        }
+        let (id,): (i64,) = sqlx::query_as(
+            "INSERT INTO matches (job_id, ranked, spec, record, log_hash, stderr_hashes, \
+             worker_id, finished_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+        )
+        .bind(job)
+        .bind(i64::from(result.ranked))
+        .bind(&result.spec)
+        .bind(&result.record)
+        .bind(&result.log_hash)
+        .bind(&result.stderr_hashes)
+        .bind(worker)
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await?;
+        let mut before = Vec::with_capacity(result.seats.len());
+        for (seat, s) in result.seats.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO match_seats (match_id, seat, version_id, score, rank) \
+                 VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(id)
+            .bind(seat as i64)
+            .bind(s.version)
+            .bind(s.score)
+            .bind(i64::from(s.rank))
+            .execute(&mut *tx)
+            .await?;
+            let rating: (f64, f64) = sqlx::query_as("SELECT mu, sigma FROM versions WHERE id = $1")
+                .bind(s.version)
+                .fetch_one(&mut *tx)
+                .await?;
+            before.push(rating);
+        }
+        if result.ranked {
+            let ranks: Vec<u32> = result.seats.iter().map(|s| s.rank).collect();
+            let after = rate(&before, &ranks);
+            for (s, (mu, sigma)) in result.seats.iter().zip(after) {
+                sqlx::query(
+                    "UPDATE versions SET mu = $1, sigma = $2, ranked_matches = ranked_matches + 1, \
+                     last_played = $3 WHERE id = $4",
+                )
+                .bind(mu)
+                .bind(sigma)
+                .bind(now)
+                .bind(s.version)
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(Finish::Counted(Some(id)))
+    }
+
+    /// Match `id`.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`].
+    pub async fn match_row(&self, id: i64) -> Result<Option<MatchRow>, StoreError> {
+        let row = sqlx::query(match_select!("WHERE m.id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(match_row).transpose()
+    }
+
+    /// The matches recorded from `from` to `to` (milliseconds, both included), by id.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`].
+    pub async fn matches_between(&self, from: i64, to: i64) -> Result<Vec<MatchRow>, StoreError> {
+        let rows = sqlx::query(match_select!(
+            "WHERE m.finished_ms >= $1 AND m.finished_ms <= $2 ORDER BY m.id"
+        ))
+        .bind(from)
+        .bind(to)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(match_row).collect()
+    }
+
+    /// The last `limit` matches version `version` played, newest first.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`].
+    pub async fn matches_of(&self, version: i64, limit: i64) -> Result<Vec<MatchRow>, StoreError> {
+        let rows = sqlx::query(match_select!(
+            "WHERE m.id IN (SELECT match_id FROM match_seats WHERE version_id = $1) \
+             ORDER BY m.id DESC LIMIT $2"
+        ))
+        .bind(version)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(match_row).collect()
+    }
+
+    /// How many matches are recorded.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`].
+    pub async fn match_count(&self) -> Result<i64, StoreError> {
+        let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM matches")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(count)
+    }
+}

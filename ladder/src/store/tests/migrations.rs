@@ -1,0 +1,31 @@
+//! The two backends' migrations hold the same tables and columns.
+
+use std::collections::BTreeSet;
+
+fn columns(sql: &str) -> BTreeSet<String> {
+    let mut table = String::new();
+    let mut out = BTreeSet::new();
+    for line in sql.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix("CREATE TABLE ") {
+            table = rest.trim_end_matches(" (").to_owned();
+        } else if let Some(name) = line.split_whitespace().next()
+            && !table.is_empty()
+            && name.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+            && !line.starts_with("--")
+        {
+            out.insert(format!("{table}.{name}"));
+        } else if line.starts_with(");") {
+            table.clear();
+        }
+    }
+    out
+}
+
+#[test]
+fn sqlite_and_postgres_have_the_same_tables_and_columns() {
+    let sqlite = include_str!("../../../migrations/sqlite/0001_ladder.sql");
+    let postgres = include_str!("../../../migrations/postgres/0001_ladder.sql");
+    let (s, p) = (columns(sqlite), columns(postgres));
+    assert!(s.len() > 40, "{s:?}");
+    assert_eq!(s, p);
+}
