@@ -74,6 +74,7 @@ impl SeatSettings {
 
 /// Caps on uploads and builds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct BuildSettings {
     /// The largest upload accepted, in bytes as sent.
     pub upload_bytes: u64,
@@ -104,6 +105,7 @@ impl Default for BuildSettings {
 
 /// How long a worker holds a job without news.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct LeaseSettings {
     /// Seconds a lease lasts from its claim or its last heartbeat.
     pub seconds: u64,
@@ -125,6 +127,7 @@ impl Default for LeaseSettings {
 
 /// How the matchmaker chooses tables.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct MatchmakingSettings {
     /// Match jobs kept queued ahead of the workers.
     pub queue: usize,

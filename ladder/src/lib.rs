@@ -4,8 +4,18 @@
 //! the sandbox exactly as `referee tournament` does and report the records, which the server
 //! checks by replaying their logs before they count; every version has its own rating.
 //!
-//! The store ([`store`]) is the one place that knows SQL; everything else asks it.
+//! The store ([`store`]) is the one place that knows SQL; the service ([`service`]) is the one
+//! place that decides who may do what; the API ([`api`]) only turns HTTP into calls of the
+//! service and back.
 
+pub mod api;
+pub mod artifacts;
+pub mod auth;
+pub mod client;
 pub mod config;
+pub mod ratings;
+pub mod server;
+pub mod service;
 pub mod spec;
 pub mod store;
+pub mod worker;

@@ -46,6 +46,9 @@ pub enum Command {
     Check(CheckArgs),
     /// Write a minimal, commented starter bot for a game into a directory.
     NewBot(NewBotArgs),
+    /// A ladder: a competition that runs by itself (submissions, builds, workers,
+    /// matchmaking, ratings per version). See docs/ladder.md.
+    Ladder(crate::ladder_cmd::args::LadderArgs),
     /// The other end of the pipe benchmark (answers each line with a 30-byte line).
     #[command(hide = true)]
     BenchPong,

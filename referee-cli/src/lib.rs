@@ -10,6 +10,7 @@ mod bot_settings;
 mod check_cmd;
 mod check_render;
 mod choices;
+mod ladder_cmd;
 mod leaderboard_cmd;
 mod match_cmd;
 mod match_config;
@@ -157,6 +158,7 @@ fn dispatch(cli: args::Cli) -> anyhow::Result<ExitCode> {
         args::Command::Bench(args) => bench_cmd::run(args)?,
         args::Command::Check(args) => check_cmd::run(args)?,
         args::Command::NewBot(args) => new_bot_cmd::run(args)?,
+        args::Command::Ladder(args) => ladder_cmd::run(args)?,
         args::Command::BenchPong => {
             referee::bench::pipe::pong()?;
             ExitCode::Success

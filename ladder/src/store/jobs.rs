@@ -429,6 +429,32 @@ impl Store {
             tx.rollback().await?;
             return Ok(finish);
         }
+        Self::write_build(&mut tx, version, result).await?;
+        tx.commit().await?;
+        Ok(finish)
+    }
+
+    /// Sets version `version` to what `result` says, with no job (a build the platform
+    /// failed, a built-in bot that needs no build).
+    ///
+    /// # Errors
+    /// [`StoreError::Database`].
+    pub async fn set_version_build(
+        &self,
+        version: i64,
+        result: &super::BuildResult,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.write().await?;
+        Self::write_build(&mut tx, version, result).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn write_build(
+        tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+        version: i64,
+        result: &super::BuildResult,
+    ) -> Result<(), StoreError> {
         sqlx::query(
             "UPDATE versions SET state = $1, artifact_hash = $2, run_command = $3, \
              build_log_hash = $4, check_report = $5 WHERE id = $6",
@@ -439,9 +465,8 @@ impl Store {
         .bind(result.build_log_hash.as_deref())
         .bind(result.check_report.as_deref())
         .bind(version)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
-        tx.commit().await?;
-        Ok(finish)
+        Ok(())
     }
 }

@@ -345,3 +345,21 @@ impl Store {
         rows.iter().map(version).collect()
     }
 }
+
+impl Store {
+    /// Whether account `owner` owns a version whose source or build is `hash`.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`].
+    pub async fn owns_artifact(&self, owner: i64, hash: &str) -> Result<bool, StoreError> {
+        let (count,): (i64,) = sqlx::query_as(
+            "SELECT COUNT(*) FROM versions v JOIN bots b ON b.id = v.bot_id \
+             WHERE b.owner_id = $1 AND (v.source_hash = $2 OR v.artifact_hash = $2)",
+        )
+        .bind(owner)
+        .bind(hash)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(count > 0)
+    }
+}

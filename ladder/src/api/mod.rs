@@ -1,0 +1,25 @@
+//! The ladder's HTTP JSON API (axum): each handler reads the request, calls the
+//! [service](crate::service) with the caller's account, and writes its answer or refusal
+//! (a status and `{"error": "…"}`). No SQL and no rule lives here. The endpoints are listed in
+//! `docs/ladder-api.md`, their bodies' schemas generated from [`wire`].
+
+mod caller;
+mod refusal;
+mod routes;
+pub mod wire;
+
+pub use routes::router;
+
+/// Serves the API of `ladder` on `listener` until `shutdown` resolves.
+///
+/// # Errors
+/// When the listener fails.
+pub async fn serve(
+    ladder: crate::service::Ladder,
+    listener: tokio::net::TcpListener,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(ladder))
+        .with_graceful_shutdown(shutdown)
+        .await
+}

@@ -1,0 +1,248 @@
+//! The routes: one handler per endpoint, each a few lines around one call of the service.
+
+use super::caller::{Caller, MaybeCaller};
+use super::wire::{
+    Accepted, AccountBody, BuildResultBody, GiveBackBody, LadderInfo, LeaseBody, LeaseExtended,
+    MatchResultBody, SubmitQuery, TokenBody,
+};
+use crate::service::{
+    BuildReport, ClaimedJob, Ladder, MatchReport, ServiceError, StandingRow, Submitted,
+    VersionStatus,
+};
+use crate::store::Role;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use base64::Engine;
+
+/// The most a worker's report may hold, in bytes as sent (a compressed log in base64 and the
+/// seats' stderr).
+pub const REPORT_BYTES: usize = 96 << 20;
+
+type Answer<T> = Result<Json<T>, ServiceError>;
+
+/// The API's routes over `ladder`.
+pub fn router(ladder: Ladder) -> Router {
+    let upload_limit = ladder.config().build.upload_bytes as usize;
+    Router::new()
+        .route("/api/v1/ladder", get(info))
+        .route("/api/v1/standings", get(standings))
+        .route(
+            "/api/v1/bots/{bot}/versions",
+            post(submit).layer(DefaultBodyLimit::max(upload_limit)),
+        )
+        .route("/api/v1/bots/{bot}/versions/{number}", get(version))
+        .route("/api/v1/jobs/claim", post(claim))
+        .route("/api/v1/jobs/{job}/heartbeat", post(heartbeat))
+        .route("/api/v1/jobs/{job}/give-back", post(give_back))
+        .route(
+            "/api/v1/jobs/{job}/match-result",
+            post(match_result).layer(DefaultBodyLimit::max(REPORT_BYTES)),
+        )
+        .route(
+            "/api/v1/jobs/{job}/build-result",
+            post(build_result).layer(DefaultBodyLimit::max(REPORT_BYTES)),
+        )
+        .route("/api/v1/artifacts/{hash}", get(artifact))
+        .route("/api/v1/admin/accounts", post(add_account))
+        .route("/api/v1/admin/pause", post(pause))
+        .route("/api/v1/admin/resume", post(resume))
+        .route("/api/v1/admin/bots/{bot}/remove", post(remove))
+        .layer(DefaultBodyLimit::max(64 << 10))
+        .with_state(ladder)
+}
+
+async fn info(State(ladder): State<Ladder>) -> Answer<LadderInfo> {
+    let config = ladder.config();
+    Ok(Json(LadderInfo {
+        game: config.game.clone(),
+        min_players: config.min_players,
+        max_players: config.max_players,
+        paused: ladder.paused().await?,
+        matches: ladder.store().match_count().await?,
+        referee: crate::spec::REFEREE_VERSION.to_owned(),
+    }))
+}
+
+async fn standings(State(ladder): State<Ladder>) -> Answer<Vec<StandingRow>> {
+    Ok(Json(ladder.standings().await?))
+}
+
+async fn submit(
+    State(ladder): State<Ladder>,
+    Caller(caller): Caller,
+    Path(bot): Path<String>,
+    Query(query): Query<SubmitQuery>,
+    body: Bytes,
+) -> Result<(StatusCode, Json<Submitted>), ServiceError> {
+    let submitted = ladder.submit(&caller, &bot, &query.lang, &body).await?;
+    let status = if submitted.new {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((status, Json(submitted)))
+}
+
+async fn version(
+    State(ladder): State<Ladder>,
+    MaybeCaller(caller): MaybeCaller,
+    Path((bot, number)): Path<(String, i64)>,
+) -> Answer<VersionStatus> {
+    Ok(Json(
+        ladder.version_status(caller.as_ref(), &bot, number).await?,
+    ))
+}
+
+async fn claim(State(ladder): State<Ladder>, Caller(caller): Caller) -> Response {
+    match ladder.claim(&caller).await {
+        Ok(Some(job)) => Json::<ClaimedJob>(job).into_response(),
+        Ok(None) => StatusCode::NO_CONTENT.into_response(),
+        Err(refusal) => refusal.into_response(),
+    }
+}
+
+async fn heartbeat(
+    State(ladder): State<Ladder>,
+    Caller(caller): Caller,
+    Path(job): Path<i64>,
+    Json(body): Json<LeaseBody>,
+) -> Answer<LeaseExtended> {
+    let expires_ms = ladder.heartbeat(&caller, job, &body.lease).await?;
+    Ok(Json(LeaseExtended { expires_ms }))
+}
+
+async fn give_back(
+    State(ladder): State<Ladder>,
+    Caller(caller): Caller,
+    Path(job): Path<i64>,
+    Json(body): Json<GiveBackBody>,
+) -> Result<StatusCode, ServiceError> {
+    ladder
+        .give_back(&caller, job, &body.lease, &body.error)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+fn base64(job: i64, what: &str, text: &str) -> Result<Vec<u8>, ServiceError> {
+    base64::engine::general_purpose::STANDARD
+        .decode(text)
+        .map_err(|e| ServiceError::BadResult {
+            job,
+            why: format!("{what} is not base64 ({e})"),
+        })
+}
+
+async fn match_result(
+    State(ladder): State<Ladder>,
+    Caller(caller): Caller,
+    Path(job): Path<i64>,
+    Json(body): Json<MatchResultBody>,
+) -> Answer<Accepted> {
+    let record = serde_json::from_value(body.record).map_err(|e| ServiceError::BadResult {
+        job,
+        why: format!("its record is not a match record ({e})"),
+    })?;
+    let stderr = body
+        .stderr
+        .iter()
+        .map(|s| s.as_deref().map(|s| base64(job, "a stderr", s)).transpose())
+        .collect::<Result<_, _>>()?;
+    let report = MatchReport {
+        record,
+        log_gz: base64(job, "the log", &body.log_gz)?,
+        stderr,
+    };
+    let id = ladder
+        .report_match(&caller, job, &body.lease, report)
+        .await?;
+    Ok(Json(Accepted {
+        match_id: Some(id),
+        state: None,
+    }))
+}
+
+async fn build_result(
+    State(ladder): State<Ladder>,
+    Caller(caller): Caller,
+    Path(job): Path<i64>,
+    Json(body): Json<BuildResultBody>,
+) -> Answer<Accepted> {
+    let built = match (&body.artifact, &body.run_command) {
+        (Some(artifact), Some(command)) => {
+            Some((base64(job, "the artifact", artifact)?, command.clone()))
+        }
+        _ => None,
+    };
+    let report = BuildReport {
+        log: body.log,
+        built,
+        check: body.check,
+        passed: body.passed,
+    };
+    let state = ladder
+        .report_build(&caller, job, &body.lease, report)
+        .await?;
+    Ok(Json(Accepted {
+        match_id: None,
+        state: Some(state.as_str().to_owned()),
+    }))
+}
+
+async fn artifact(
+    State(ladder): State<Ladder>,
+    Caller(caller): Caller,
+    Path(hash): Path<String>,
+) -> Result<Vec<u8>, ServiceError> {
+    ladder.artifact(&caller, &hash).await
+}
+
+async fn add_account(
+    State(ladder): State<Ladder>,
+    Caller(caller): Caller,
+    Json(body): Json<AccountBody>,
+) -> Result<(StatusCode, Json<TokenBody>), ServiceError> {
+    let role = Role::parse(&body.role).ok_or_else(|| {
+        ServiceError::BadRequest(format!(
+            "a role is owner, worker or admin; not {:?}",
+            body.role.chars().take(40).collect::<String>()
+        ))
+    })?;
+    let token = ladder.add_account(&caller, &body.name, role).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(TokenBody {
+            name: body.name,
+            role: role.as_str().to_owned(),
+            token,
+        }),
+    ))
+}
+
+async fn pause(
+    State(ladder): State<Ladder>,
+    Caller(caller): Caller,
+) -> Result<StatusCode, ServiceError> {
+    ladder.set_paused(&caller, true).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn resume(
+    State(ladder): State<Ladder>,
+    Caller(caller): Caller,
+) -> Result<StatusCode, ServiceError> {
+    ladder.set_paused(&caller, false).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn remove(
+    State(ladder): State<Ladder>,
+    Caller(caller): Caller,
+    Path(bot): Path<String>,
+) -> Result<StatusCode, ServiceError> {
+    ladder.remove_bot(&caller, &bot).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

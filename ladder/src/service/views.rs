@@ -1,0 +1,147 @@
+//! What callers read: the standings, a version's status (its build log and checklist for its
+//! owner and the admin only).
+
+use super::{Ladder, ServiceError};
+use crate::store::{Account, Role};
+use serde::{Deserialize, Serialize};
+
+/// One row of the standings.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct StandingRow {
+    /// Its place, 1 first.
+    pub rank: usize,
+    /// The version's seat name (`BOT.vN`).
+    pub name: String,
+    /// Its bot.
+    pub bot: String,
+    /// Its owner.
+    pub owner: String,
+    /// Its rating's mean.
+    pub mu: f64,
+    /// Its rating's uncertainty.
+    pub sigma: f64,
+    /// μ − 3σ: what the board ranks by.
+    pub conservative: f64,
+    /// μ + 3σ: the top of its interval.
+    pub high: f64,
+    /// Ranked matches it played.
+    pub matches: i64,
+}
+
+/// A version as its owner (or the admin) sees it.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct VersionStatus {
+    /// Its seat name.
+    pub name: String,
+    /// Where it is: `building`, `ready`, `build-failed`, `check-failed`.
+    pub state: String,
+    /// The sha256 of its source.
+    pub source: String,
+    /// The sha256 of its built artifact.
+    pub artifact: Option<String>,
+    /// Its build log (its owner and the admin only).
+    pub build_log: Option<String>,
+    /// Its checklist (its owner and the admin only).
+    pub check: Option<serde_json::Value>,
+    /// Its rating's mean.
+    pub mu: f64,
+    /// Its rating's uncertainty.
+    pub sigma: f64,
+    /// Ranked matches it played.
+    pub matches: i64,
+}
+
+impl Ladder {
+    /// The standings: the versions that play, by μ − 3σ.
+    ///
+    /// # Errors
+    /// [`ServiceError::Store`].
+    pub async fn standings(&self) -> Result<Vec<StandingRow>, ServiceError> {
+        let mut rows: Vec<StandingRow> = self
+            .store
+            .playable()
+            .await?
+            .into_iter()
+            .map(|v| StandingRow {
+                rank: 0,
+                name: v.seat_name(),
+                bot: v.bot.name.clone(),
+                owner: v.bot.owner.clone(),
+                mu: v.mu,
+                sigma: v.sigma,
+                conservative: v.mu - 3.0 * v.sigma,
+                high: v.mu + 3.0 * v.sigma,
+                matches: v.ranked_matches,
+            })
+            .collect();
+        rows.sort_by(|a, b| {
+            b.conservative
+                .total_cmp(&a.conservative)
+                .then_with(|| a.name.cmp(&b.name))
+        });
+        for (i, row) in rows.iter_mut().enumerate() {
+            row.rank = i + 1;
+        }
+        Ok(rows)
+    }
+
+    /// Version `number` of bot `bot`, with its build log and checklist when `caller` owns it
+    /// or is the admin.
+    ///
+    /// # Errors
+    /// [`ServiceError::NotFound`].
+    pub async fn version_status(
+        &self,
+        caller: Option<&Account>,
+        bot: &str,
+        number: i64,
+    ) -> Result<VersionStatus, ServiceError> {
+        let v = self
+            .store
+            .version_of(bot, number)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound(format!("no version {number} of '{bot}'")))?;
+        let private = caller.is_some_and(|c| c.role == Role::Admin || c.id == v.bot.owner_id);
+        let build_log = match (&v.build_log_hash, private) {
+            (Some(hash), true) => self
+                .artifacts
+                .read(hash)?
+                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned()),
+            _ => None,
+        };
+        let check = match (&v.check_report, private) {
+            (Some(json), true) => serde_json::from_str(json).ok(),
+            _ => None,
+        };
+        Ok(VersionStatus {
+            name: v.seat_name(),
+            state: v.state.as_str().to_owned(),
+            source: v.source_hash.clone(),
+            artifact: v.artifact_hash.clone(),
+            build_log,
+            check,
+            mu: v.mu,
+            sigma: v.sigma,
+            matches: v.ranked_matches,
+        })
+    }
+}
+
+impl Ladder {
+    /// The artifact `hash`: any of them for a worker or the admin; for an owner, only the
+    /// sources and builds of its own versions.
+    ///
+    /// # Errors
+    /// [`ServiceError::NotFound`] (also for another owner's artifact: what exists is not told).
+    pub async fn artifact(&self, caller: &Account, hash: &str) -> Result<Vec<u8>, ServiceError> {
+        let allowed = match caller.role {
+            Role::Worker | Role::Admin => true,
+            Role::Owner => self.store.owns_artifact(caller.id, hash).await?,
+        };
+        let missing = || ServiceError::NotFound(format!("no artifact {hash:.64}"));
+        if !allowed {
+            return Err(missing());
+        }
+        self.artifacts.read(hash)?.ok_or_else(missing)
+    }
+}

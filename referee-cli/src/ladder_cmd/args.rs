@@ -1,0 +1,175 @@
+//! `referee ladder`'s arguments.
+
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+
+/// `referee ladder`.
+#[derive(Debug, Args)]
+pub struct LadderArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: LadderCommand,
+}
+
+/// The ladder's subcommands.
+#[derive(Debug, Subcommand)]
+pub enum LadderCommand {
+    /// Make a ladder from a TOML file (docs/ladder.md): its home is NAME.ladder/ beside the
+    /// file, its database SQLite there unless --db names a PostgreSQL.
+    Init(InitArgs),
+    /// Run a ladder: the HTTP API, the matchmaker and local workers. Given a TOML file, makes
+    /// the ladder first if its home has none and submits the file's [[bot]]s.
+    Serve(ServeArgs),
+    /// Play a server's jobs on this machine (claims them under leases, plays them in the
+    /// sandbox, reports them).
+    Worker(WorkerArgs),
+    /// Submit a new version of a bot: a file, a directory, or a .tar, .tar.gz or .zip archive.
+    Submit(SubmitArgs),
+    /// Print the standings.
+    Standings(StandingsArgs),
+    /// Print a version's state, and to its owner its build log and checklist.
+    Status(StatusArgs),
+    /// The admin's commands: accounts, pause, resume, remove a bot.
+    Admin(AdminArgs),
+}
+
+/// The server and the caller's token.
+#[derive(Debug, Args)]
+pub struct ServerArgs {
+    /// The server's URL, e.g. http://127.0.0.1:8640.
+    #[arg(long, value_name = "URL", env = "REFEREE_LADDER_SERVER")]
+    pub server: String,
+    /// The caller's token (also REFEREE_LADDER_TOKEN, which `ps` does not show).
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "REFEREE_LADDER_TOKEN",
+        hide_env_values = true
+    )]
+    pub token: Option<String>,
+    /// A file holding the caller's token.
+    #[arg(long, value_name = "FILE", conflicts_with = "token")]
+    pub token_file: Option<PathBuf>,
+}
+
+/// `referee ladder init`.
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The ladder's TOML file.
+    pub config: PathBuf,
+    /// The ladder's home [default: NAME.ladder/ beside the file].
+    #[arg(long, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+    /// A PostgreSQL database (postgres://USER:PASSWORD@HOST/DB) instead of SQLite.
+    #[arg(long, value_name = "URL")]
+    pub db: Option<String>,
+}
+
+/// `referee ladder serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The ladder's TOML file, or its home directory.
+    pub ladder: PathBuf,
+    /// The ladder's home when a TOML file is given [default: NAME.ladder/ beside the file].
+    #[arg(long, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+    /// A PostgreSQL database, when the ladder is made now.
+    #[arg(long, value_name = "URL")]
+    pub db: Option<String>,
+    /// Where the API listens.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8640")]
+    pub listen: std::net::SocketAddr,
+    /// Matches played at once by the server's own workers (0: none, remote workers only)
+    /// [default: the number of cores].
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Stop after this many seconds (for demonstrations and tests) [default: until Ctrl-C].
+    #[arg(long, value_name = "S")]
+    pub for_s: Option<u64>,
+}
+
+/// `referee ladder worker`.
+#[derive(Debug, Args)]
+pub struct WorkerArgs {
+    #[command(flatten)]
+    pub server: ServerArgs,
+    /// Matches played at once [default: the number of cores].
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// The worker's directory: its cache of artifacts and its jobs' files.
+    #[arg(long, value_name = "DIR", default_value = "ladder-worker")]
+    pub dir: PathBuf,
+}
+
+/// `referee ladder submit`.
+#[derive(Debug, Args)]
+pub struct SubmitArgs {
+    #[command(flatten)]
+    pub server: ServerArgs,
+    /// The bot's name on the ladder (made on its first version).
+    #[arg(long, value_name = "BOT")]
+    pub name: String,
+    /// Its language: python, rust, javascript, java, cpp, go (or builtin, the admin).
+    #[arg(long, value_name = "LANG")]
+    pub lang: String,
+    /// A file, a directory, or a .tar, .tar.gz or .zip archive (for builtin: its name).
+    pub path: PathBuf,
+    /// Wait until it is built and checked, and print its state.
+    #[arg(long)]
+    pub wait: bool,
+}
+
+/// `referee ladder standings`.
+#[derive(Debug, Args)]
+pub struct StandingsArgs {
+    /// The server's URL.
+    #[arg(long, value_name = "URL", env = "REFEREE_LADDER_SERVER")]
+    pub server: String,
+    /// JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `referee ladder status`.
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    #[command(flatten)]
+    pub server: ServerArgs,
+    /// The bot.
+    pub bot: String,
+    /// The version's number.
+    #[arg(long = "version", value_name = "N")]
+    pub number: i64,
+}
+
+/// `referee ladder admin`.
+#[derive(Debug, Args)]
+pub struct AdminArgs {
+    #[command(flatten)]
+    pub server: ServerArgs,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: AdminCommand,
+}
+
+/// The admin's commands.
+#[derive(Debug, Subcommand)]
+pub enum AdminCommand {
+    /// Make an account and print its token (shown once).
+    AddAccount {
+        /// Its name.
+        name: String,
+        /// owner, worker or admin.
+        #[arg(long, default_value = "owner")]
+        role: String,
+    },
+    /// Stop queueing ranked matches (those queued are played).
+    Pause,
+    /// Queue ranked matches again.
+    Resume,
+    /// Remove a bot from play; its history stays.
+    Remove {
+        /// The bot.
+        bot: String,
+    },
+}
