@@ -1,0 +1,9 @@
+//! The ladder end to end: `referee ladder serve` and `referee ladder worker` as separate
+//! processes, real bot processes, HTTP on the loopback; each test on SQLite and on PostgreSQL
+//! (`REFEREE_TEST_POSTGRES`, a role that may create databases: `.ci/postgres` starts one;
+//! under CI a missing PostgreSQL fails).
+
+mod crash;
+mod flow;
+mod harness;
+mod refusals;
