@@ -6,7 +6,9 @@ use crate::api::wire::{
     Accepted, AccountBody, BuildResultBody, ErrorBody, GiveBackBody, LadderInfo, LeaseBody,
     LeaseExtended, MatchResultBody, TokenBody,
 };
-use crate::service::{ClaimedJob, StandingRow, Submitted, VersionStatus};
+use crate::service::{
+    ChallengeQueued, ChallengeRequest, ClaimedJob, MatchView, StandingRow, Submitted, VersionStatus,
+};
 use serde::de::DeserializeOwned;
 
 /// A client of one ladder server, with one token.
@@ -296,5 +298,52 @@ impl Client {
         self.send(self.request(reqwest::Method::POST, &path))
             .await
             .map(drop)
+    }
+
+    /// Match `id` as anyone sees it.
+    ///
+    /// # Errors
+    /// [`ClientError`].
+    pub async fn match_view(&self, id: i64) -> Result<MatchView, ClientError> {
+        let path = format!("/api/v1/matches/{id}");
+        self.json(self.request(reqwest::Method::GET, &path)).await
+    }
+
+    /// The last `limit` matches of bot (or version) `name`, newest first.
+    ///
+    /// # Errors
+    /// [`ClientError`].
+    pub async fn matches_of(&self, name: &str, limit: i64) -> Result<Vec<MatchView>, ClientError> {
+        let path = format!("/api/v1/bots/{}/matches?limit={limit}", escaped(name));
+        self.json(self.request(reqwest::Method::GET, &path)).await
+    }
+
+    /// Seat `seat`'s stderr of match `id` (its owner, the admin).
+    ///
+    /// # Errors
+    /// [`ClientError`].
+    pub async fn match_stderr(&self, id: i64, seat: usize) -> Result<Vec<u8>, ClientError> {
+        let path = format!("/api/v1/matches/{id}/stderr/{seat}");
+        let response = self.send(self.request(reqwest::Method::GET, &path)).await?;
+        let bytes = response
+            .bytes()
+            .await
+            .map_err(|e| ClientError::BadAnswer(e.to_string()))?;
+        Ok(bytes.to_vec())
+    }
+
+    /// Asks for a challenge's unranked matches.
+    ///
+    /// # Errors
+    /// [`ClientError`].
+    pub async fn challenge(
+        &self,
+        request: &ChallengeRequest,
+    ) -> Result<ChallengeQueued, ClientError> {
+        self.json(
+            self.request(reqwest::Method::POST, "/api/v1/challenges")
+                .json(request),
+        )
+        .await
     }
 }

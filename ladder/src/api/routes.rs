@@ -3,11 +3,11 @@
 use super::caller::{Caller, MaybeCaller};
 use super::wire::{
     Accepted, AccountBody, BuildResultBody, GiveBackBody, LadderInfo, LeaseBody, LeaseExtended,
-    MatchResultBody, SubmitQuery, TokenBody,
+    LimitQuery, MatchResultBody, SubmitQuery, TokenBody,
 };
 use crate::service::{
-    BuildReport, ClaimedJob, Ladder, MatchReport, ServiceError, StandingRow, Submitted,
-    VersionStatus,
+    BuildReport, ChallengeQueued, ChallengeRequest, ClaimedJob, Ladder, MatchReport, MatchView,
+    ServiceError, StandingRow, Submitted, VersionStatus,
 };
 use crate::store::Role;
 use axum::body::Bytes;
@@ -35,6 +35,10 @@ pub fn router(ladder: Ladder) -> Router {
             post(submit).layer(DefaultBodyLimit::max(upload_limit)),
         )
         .route("/api/v1/bots/{bot}/versions/{number}", get(version))
+        .route("/api/v1/bots/{bot}/matches", get(matches_of))
+        .route("/api/v1/matches/{id}", get(match_view))
+        .route("/api/v1/matches/{id}/stderr/{seat}", get(match_stderr))
+        .route("/api/v1/challenges", post(challenge))
         .route("/api/v1/jobs/claim", post(claim))
         .route("/api/v1/jobs/{job}/heartbeat", post(heartbeat))
         .route("/api/v1/jobs/{job}/give-back", post(give_back))
@@ -245,4 +249,37 @@ async fn remove(
 ) -> Result<StatusCode, ServiceError> {
     ladder.remove_bot(&caller, &bot).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+async fn matches_of(
+    State(ladder): State<Ladder>,
+    Path(bot): Path<String>,
+    Query(query): Query<LimitQuery>,
+) -> Answer<Vec<MatchView>> {
+    Ok(Json(
+        ladder.matches_of(&bot, query.limit.unwrap_or(50)).await?,
+    ))
+}
+
+async fn match_view(State(ladder): State<Ladder>, Path(id): Path<i64>) -> Answer<MatchView> {
+    Ok(Json(ladder.match_view(id).await?))
+}
+
+async fn match_stderr(
+    State(ladder): State<Ladder>,
+    Caller(caller): Caller,
+    Path((id, seat)): Path<(i64, usize)>,
+) -> Result<Vec<u8>, ServiceError> {
+    ladder.match_stderr(&caller, id, seat).await
+}
+
+async fn challenge(
+    State(ladder): State<Ladder>,
+    Caller(caller): Caller,
+    Json(body): Json<ChallengeRequest>,
+) -> Result<(StatusCode, Json<ChallengeQueued>), ServiceError> {
+    Ok((
+        StatusCode::CREATED,
+        Json(ladder.challenge(&caller, &body).await?),
+    ))
 }

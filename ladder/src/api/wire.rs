@@ -115,3 +115,10 @@ pub struct LadderInfo {
     /// The referee's version.
     pub referee: String,
 }
+
+/// A list's length.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct LimitQuery {
+    /// At most this many [default: 50, at most 500].
+    pub limit: Option<i64>,
+}

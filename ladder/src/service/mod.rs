@@ -2,17 +2,21 @@
 //! the store, the artifacts and the settings; its methods take the caller's [`Account`] and
 //! check what it may do, so every entry point (the API, a test) gets the same answers.
 
+mod challenge;
 mod error;
 mod home;
 mod jobs;
+mod matches_view;
 mod report;
 mod schedule;
 mod submit;
 mod views;
 
+pub use challenge::{CHALLENGE_MATCHES, ChallengeQueued, ChallengeRequest};
 pub use error::ServiceError;
 pub use home::{HOME_FILE, Home, Initialized};
 pub use jobs::ClaimedJob;
+pub use matches_view::{MatchView, SeatView};
 pub use report::{BuildReport, MatchReport};
 pub use submit::{BUILTIN, Submitted};
 pub use views::{StandingRow, VersionStatus};

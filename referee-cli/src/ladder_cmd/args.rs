@@ -29,8 +29,60 @@ pub enum LadderCommand {
     Standings(StandingsArgs),
     /// Print a version's state, and to its owner its build log and checklist.
     Status(StatusArgs),
+    /// Ask for unranked matches of your version against named bots or versions.
+    Challenge(ChallengeArgs),
+    /// Print a bot's (or a version's) last matches, or one match.
+    Matches(MatchesArgs),
+    /// Print a seat's stderr of a match (its owner, the admin).
+    Stderr(StderrArgs),
     /// The admin's commands: accounts, pause, resume, remove a bot.
     Admin(AdminArgs),
+}
+
+/// `referee ladder challenge`.
+#[derive(Debug, Args)]
+pub struct ChallengeArgs {
+    #[command(flatten)]
+    pub server: ServerArgs,
+    /// Your bot.
+    #[arg(long, value_name = "BOT")]
+    pub bot: String,
+    /// Its version [default: its newest ready one].
+    #[arg(long = "version", value_name = "N")]
+    pub number: Option<i64>,
+    /// An opponent: a bot (its newest ready version) or a version BOT.vN; repeatable.
+    #[arg(long = "against", value_name = "BOT", required = true)]
+    pub against: Vec<String>,
+    /// Matches to play (the seats rotated; each rotation shares a deal).
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub matches: u32,
+}
+
+/// `referee ladder matches`.
+#[derive(Debug, Args)]
+pub struct MatchesArgs {
+    /// The server's URL.
+    #[arg(long, value_name = "URL", env = "REFEREE_LADDER_SERVER")]
+    pub server: String,
+    /// A bot or a version (BOT.vN), or a match's id.
+    pub what: String,
+    /// At most this many matches.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub limit: i64,
+    /// JSON instead of lines.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `referee ladder stderr`.
+#[derive(Debug, Args)]
+pub struct StderrArgs {
+    #[command(flatten)]
+    pub server: ServerArgs,
+    /// The match's id.
+    pub id: i64,
+    /// The seat (0 first).
+    pub seat: usize,
 }
 
 /// The server and the caller's token.

@@ -40,6 +40,9 @@ pub fn run(args: LadderArgs) -> anyhow::Result<ExitCode> {
             LadderCommand::Standings(a) => standings(a).await,
             LadderCommand::Status(a) => status(a).await,
             LadderCommand::Admin(a) => admin(a).await,
+            LadderCommand::Challenge(a) => challenge(a).await,
+            LadderCommand::Matches(a) => matches(a).await,
+            LadderCommand::Stderr(a) => stderr(a).await,
         }
     })
 }
@@ -303,6 +306,79 @@ async fn admin(args: args::AdminArgs) -> anyhow::Result<ExitCode> {
         AdminCommand::Pause => client.set_paused(true).await.map_err(failed)?,
         AdminCommand::Resume => client.set_paused(false).await.map_err(failed)?,
         AdminCommand::Remove { bot } => client.remove(&bot).await.map_err(failed)?,
+    }
+    Ok(ExitCode::Success)
+}
+
+async fn challenge(args: args::ChallengeArgs) -> anyhow::Result<ExitCode> {
+    let request = ladder::service::ChallengeRequest {
+        bot: args.bot.clone(),
+        version: args.number,
+        opponents: args.against.clone(),
+        matches: args.matches,
+    };
+    let queued = client(&args.server)?
+        .challenge(&request)
+        .await
+        .map_err(failed)?;
+    outln!(
+        "challenge: {} unranked matches queued (jobs {}…{}), first table {}",
+        queued.jobs.len(),
+        queued.jobs.first().copied().unwrap_or_default(),
+        queued.jobs.last().copied().unwrap_or_default(),
+        queued.table.join(", ")
+    );
+    outln!(
+        "their results: referee ladder matches --server {} {}",
+        args.server.server,
+        args.bot
+    );
+    Ok(ExitCode::Success)
+}
+
+async fn matches(args: args::MatchesArgs) -> anyhow::Result<ExitCode> {
+    let client = Client::new(&args.server, None);
+    let views = match args.what.parse::<i64>() {
+        Ok(id) => vec![client.match_view(id).await.map_err(failed)?],
+        Err(_) => client
+            .matches_of(&args.what, args.limit)
+            .await
+            .map_err(failed)?,
+    };
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&views)?);
+        return Ok(ExitCode::Success);
+    }
+    for view in views {
+        let kind = match (view.ranked, view.challenge) {
+            (true, _) => "ranked",
+            (false, true) => "challenge",
+            (false, false) => "unranked",
+        };
+        let seats: Vec<String> = view
+            .seats
+            .iter()
+            .map(|s| {
+                let faults = if s.faults > 0 {
+                    format!(", {} faults", s.faults)
+                } else {
+                    String::new()
+                };
+                format!("#{} {} {}{faults}", s.rank, s.name, s.score)
+            })
+            .collect();
+        outln!("match {} ({kind}): {}", view.id, seats.join("; "));
+    }
+    Ok(ExitCode::Success)
+}
+
+async fn stderr(args: args::StderrArgs) -> anyhow::Result<ExitCode> {
+    let bytes = client(&args.server)?
+        .match_stderr(args.id, args.seat)
+        .await
+        .map_err(failed)?;
+    for line in String::from_utf8_lossy(&bytes).lines() {
+        outln!("{}", referee::untrusted::shown(line));
     }
     Ok(ExitCode::Success)
 }

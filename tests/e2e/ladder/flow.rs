@@ -25,6 +25,35 @@ fn a_remote_worker_plays_the_ladder_and_the_standings_rank_every_version() {
                 (rows.len() == 4 && rows.iter().all(|r| r.matches >= 10)).then_some(rows)
             },
         );
+        // A challenge: unranked matches of one version against named ones, before the
+        // ranked ones in the queue.
+        let asked = ladder::service::ChallengeRequest {
+            bot: "rand-a".into(),
+            version: None,
+            opponents: vec!["heur-a".into(), "heur-b.v1".into()],
+            matches: 3,
+        };
+        let queued = block_on(admin.challenge(&asked)).unwrap();
+        assert_eq!(queued.jobs.len(), 3);
+        assert_eq!(queued.table, ["rand-a.v1", "heur-a.v1", "heur-b.v1"]);
+        let played = wait_for(
+            "the challenge's 3 matches",
+            Duration::from_secs(300),
+            || {
+                let views = block_on(public.matches_of("rand-a", 200)).ok()?;
+                let challenges: Vec<_> = views.into_iter().filter(|v| v.challenge).collect();
+                (challenges.len() == 3).then_some(challenges)
+            },
+        );
+        for view in &played {
+            assert!(!view.ranked);
+            assert_eq!(view.seats.len(), 3);
+        }
+        let too_many = ladder::service::ChallengeRequest {
+            matches: 1000,
+            ..asked
+        };
+        assert!(block_on(admin.challenge(&too_many)).is_err());
         worker.stop();
         // Ranked by μ − 3σ, each version with its interval.
         for pair in rows.windows(2) {

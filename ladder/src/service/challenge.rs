@@ -1,0 +1,142 @@
+//! Challenges: an owner asks for unranked matches of one of its versions against named bots
+//! or versions. They go before the ranked matches in the queue and move no rating.
+
+use super::{Ladder, ServiceError, now_ms, require};
+use crate::spec::JobSpec;
+use crate::store::{Account, JobKind, Role, Version, VersionState};
+use serde::{Deserialize, Serialize};
+
+/// The most matches one challenge may ask for.
+pub const CHALLENGE_MATCHES: u32 = 100;
+/// Challenges go after builds and before ranked matches.
+const CHALLENGE_PRIORITY: i64 = 5;
+
+/// A challenge as asked.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ChallengeRequest {
+    /// The caller's bot.
+    pub bot: String,
+    /// Its version [default: its newest ready one].
+    pub version: Option<i64>,
+    /// The opponents: bots (their newest ready version) or versions (`BOT.vN`).
+    pub opponents: Vec<String>,
+    /// Matches to play (each seating rotated, the deal shared by each rotation).
+    pub matches: u32,
+}
+
+/// The jobs a challenge queued.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ChallengeQueued {
+    /// The match jobs, in order.
+    pub jobs: Vec<i64>,
+    /// The seats of the first, by seat name.
+    pub table: Vec<String>,
+}
+
+impl Ladder {
+    /// The version `name` names: `BOT.vN`, or `BOT` for its newest ready version.
+    async fn named_version(&self, name: &str) -> Result<Version, ServiceError> {
+        let missing = || ServiceError::NotFound(format!("no ready version '{name}'"));
+        let version = match name.rsplit_once(".v") {
+            Some((bot, n)) => match n.parse::<i64>() {
+                Ok(n) => self.store.version_of(bot, n).await?,
+                Err(_) => None,
+            },
+            None => self
+                .store
+                .versions_of(name)
+                .await?
+                .into_iter()
+                .filter(|v| v.state == VersionState::Ready)
+                .next_back(),
+        };
+        version
+            .filter(|v| v.state == VersionState::Ready && !v.bot.removed)
+            .ok_or_else(missing)
+    }
+
+    /// Owner `caller` challenges: `request.matches` unranked matches of its version against
+    /// the opponents named, seats rotated from match to match.
+    ///
+    /// # Errors
+    /// [`ServiceError::Forbidden`] for a bot not the caller's, [`ServiceError::NotFound`] for
+    /// a version not ready, [`ServiceError::BadRequest`] for a table the game does not allow
+    /// or too many matches.
+    pub async fn challenge(
+        &self,
+        caller: &Account,
+        request: &ChallengeRequest,
+    ) -> Result<ChallengeQueued, ServiceError> {
+        require(caller, Role::Owner)?;
+        if request.matches == 0 || request.matches > CHALLENGE_MATCHES {
+            return Err(ServiceError::BadRequest(format!(
+                "a challenge asks for 1 to {CHALLENGE_MATCHES} matches"
+            )));
+        }
+        let own = match request.version {
+            Some(n) => format!("{}.v{n}", request.bot),
+            None => request.bot.clone(),
+        };
+        let mine = self.named_version(&own).await?;
+        if mine.bot.owner_id != caller.id && caller.role != Role::Admin {
+            return Err(ServiceError::Forbidden(format!(
+                "the bot '{}' is another owner's",
+                request.bot
+            )));
+        }
+        let mut table = vec![mine];
+        for name in &request.opponents {
+            let version = self.named_version(name).await?;
+            if table.iter().any(|v| v.id == version.id) {
+                return Err(ServiceError::BadRequest(format!(
+                    "'{name}' is at the table already"
+                )));
+            }
+            table.push(version);
+        }
+        let counts = engine::GameKind::from_name(&self.config.game)
+            .map(|game| engine::with_game!(game, G => engine::PlayerCounts::of::<G>()))
+            .map_err(|e| ServiceError::BadRequest(e.to_string()))?;
+        if !counts.contains(table.len()) {
+            return Err(ServiceError::BadRequest(format!(
+                "{counts}; this table has {}",
+                table.len()
+            )));
+        }
+        let first = self.store.take("group", 1).await?;
+        let seed = engine::seed::derive(self.config.seed, "ladder-challenge", first as u64);
+        let now = now_ms();
+        let mut jobs = Vec::new();
+        let mut first_table = Vec::new();
+        for m in 0..request.matches as usize {
+            // Each rotation of the table plays the same deal.
+            let rotation = m % table.len();
+            let round = (m / table.len()) as u64;
+            let seats: Vec<&Version> = (0..table.len())
+                .map(|s| &table[(s + rotation) % table.len()])
+                .collect();
+            if m == 0 {
+                first_table = seats.iter().map(|v| v.seat_name()).collect();
+            }
+            let spec = self.match_spec(&seats, engine::seed::derive(seed, "round", round), false);
+            let json =
+                serde_json::to_string(&JobSpec::Match(spec)).map_err(std::io::Error::other)?;
+            let id = self
+                .store
+                .enqueue(
+                    JobKind::Match,
+                    &json,
+                    CHALLENGE_PRIORITY,
+                    Some(caller.id),
+                    &[],
+                    now,
+                )
+                .await?;
+            jobs.push(id);
+        }
+        Ok(ChallengeQueued {
+            jobs,
+            table: first_table,
+        })
+    }
+}

@@ -1,0 +1,156 @@
+//! A recorded match as a caller may see it: the seats, scores, ranks and faults for anyone;
+//! the seed (which reveals the deal), the log and each seat's stderr only to those allowed
+//! (a seat's stderr to its owner, everything to the admin).
+
+use super::{Ladder, ServiceError};
+use crate::spec::MatchSpec;
+use crate::store::{Account, MatchRow, Role};
+use referee::runner::MatchRecord;
+use serde::{Deserialize, Serialize};
+
+/// One seat of a recorded match.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SeatView {
+    /// The version's seat name.
+    pub name: String,
+    /// Its owner.
+    pub owner: String,
+    /// Its score.
+    pub score: i64,
+    /// Its rank (1 = best).
+    pub rank: u32,
+    /// Its faults.
+    pub faults: usize,
+}
+
+/// A recorded match, as anyone sees it.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct MatchView {
+    /// Its id.
+    pub id: i64,
+    /// Whether it counted for the ratings.
+    pub ranked: bool,
+    /// A challenge's: the owner who asked for it.
+    pub challenge: bool,
+    /// The game.
+    pub game: String,
+    /// The referee version that played it.
+    pub referee: String,
+    /// The seats, in order.
+    pub seats: Vec<SeatView>,
+    /// When it was recorded (ms since the epoch).
+    pub finished_ms: i64,
+    /// Why the match is void, if the game itself failed.
+    pub internal_error: Option<String>,
+}
+
+pub(super) fn parsed(row: &MatchRow) -> Result<(MatchSpec, MatchRecord), ServiceError> {
+    let corrupt = |what: &str, e: serde_json::Error| {
+        ServiceError::Store(crate::store::StoreError::Corrupt(format!(
+            "match {}'s {what} ({e})",
+            row.id
+        )))
+    };
+    let spec = serde_json::from_str(&row.spec).map_err(|e| corrupt("spec", e))?;
+    let record = serde_json::from_str(&row.record).map_err(|e| corrupt("record", e))?;
+    Ok((spec, record))
+}
+
+impl Ladder {
+    async fn match_row_or_404(&self, id: i64) -> Result<MatchRow, ServiceError> {
+        self.store
+            .match_row(id)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound(format!("no match {id}")))
+    }
+
+    /// Match `id` as anyone sees it.
+    ///
+    /// # Errors
+    /// [`ServiceError::NotFound`].
+    pub async fn match_view(&self, id: i64) -> Result<MatchView, ServiceError> {
+        let row = self.match_row_or_404(id).await?;
+        Ok(view_of(&row)?)
+    }
+
+    /// The last `limit` matches of bot `bot`'s versions (or of version `BOT.vN`), newest
+    /// first: its history, head to head with whoever it met.
+    ///
+    /// # Errors
+    /// [`ServiceError::NotFound`].
+    pub async fn matches_of(&self, name: &str, limit: i64) -> Result<Vec<MatchView>, ServiceError> {
+        let versions = match name.rsplit_once(".v") {
+            Some((bot, n)) => {
+                let n = n.parse().unwrap_or(0);
+                self.store.version_of(bot, n).await?.into_iter().collect()
+            }
+            None => self.store.versions_of(name).await?,
+        };
+        if versions.is_empty() {
+            return Err(ServiceError::NotFound(format!(
+                "no bot or version '{name}'"
+            )));
+        }
+        let mut rows = Vec::new();
+        for v in &versions {
+            rows.extend(self.store.matches_of(v.id, limit.clamp(1, 500)).await?);
+        }
+        rows.sort_by_key(|r| std::cmp::Reverse(r.id));
+        rows.dedup_by_key(|r| r.id);
+        rows.truncate(limit.clamp(1, 500) as usize);
+        rows.iter().map(view_of).collect()
+    }
+
+    /// Seat `seat`'s stderr of match `id`: to the seat's owner and the admin only.
+    ///
+    /// # Errors
+    /// [`ServiceError::NotFound`] (also for a seat the caller does not own: what exists is
+    /// not told).
+    pub async fn match_stderr(
+        &self,
+        caller: &Account,
+        id: i64,
+        seat: usize,
+    ) -> Result<Vec<u8>, ServiceError> {
+        let row = self.match_row_or_404(id).await?;
+        let (spec, _) = parsed(&row)?;
+        let missing = || ServiceError::NotFound(format!("no stderr of seat {seat} in match {id}"));
+        let owner = spec
+            .seats
+            .get(seat)
+            .map(|s| s.owner.as_str())
+            .ok_or_else(missing)?;
+        if caller.role != Role::Admin && caller.name != owner {
+            return Err(missing());
+        }
+        let hashes: Vec<Option<String>> = serde_json::from_str(&row.stderr_hashes)
+            .map_err(|e| crate::store::StoreError::Corrupt(format!("match {id}'s stderr ({e})")))?;
+        let hash = hashes.get(seat).cloned().flatten().ok_or_else(missing)?;
+        self.artifacts.read(&hash)?.ok_or_else(missing)
+    }
+}
+
+fn view_of(row: &MatchRow) -> Result<MatchView, ServiceError> {
+    let (spec, record) = parsed(row)?;
+    Ok(MatchView {
+        id: row.id,
+        ranked: row.ranked,
+        challenge: row.requested_by.is_some(),
+        game: spec.game.clone(),
+        referee: spec.referee.clone(),
+        seats: spec
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| SeatView {
+                name: s.bot.name.clone(),
+                owner: s.owner.clone(),
+                score: record.scores.get(i).copied().unwrap_or_default(),
+                rank: record.ranks.get(i).copied().unwrap_or_default(),
+                faults: record.fault_count(i),
+            })
+            .collect(),
+        finished_ms: row.finished_ms,
+        internal_error: record.internal_error.clone(),
+    })
+}
