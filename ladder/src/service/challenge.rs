@@ -47,8 +47,7 @@ impl Ladder {
                 .versions_of(name)
                 .await?
                 .into_iter()
-                .filter(|v| v.state == VersionState::Ready)
-                .next_back(),
+                .rfind(|v| v.state == VersionState::Ready),
         };
         version
             .filter(|v| v.state == VersionState::Ready && !v.bot.removed)

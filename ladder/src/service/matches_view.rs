@@ -70,7 +70,7 @@ impl Ladder {
     /// [`ServiceError::NotFound`].
     pub async fn match_view(&self, id: i64) -> Result<MatchView, ServiceError> {
         let row = self.match_row_or_404(id).await?;
-        Ok(view_of(&row)?)
+        view_of(&row)
     }
 
     /// The last `limit` matches of bot `bot`'s versions (or of version `BOT.vN`), newest
