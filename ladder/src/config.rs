@@ -146,3 +146,33 @@ impl Default for MatchmakingSettings {
         }
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A small Vabanque ladder's settings, for tests.
+    pub(crate) fn config() -> LadderConfig {
+        LadderConfig {
+            game: "vabanque".into(),
+            options: serde_json::json!({}),
+            min_players: 3,
+            max_players: 4,
+            seed: 1,
+            seat: SeatSettings {
+                limits: protocol::Limits::new(10_000, 1000),
+                overruns: 0,
+                overrun_ms: 100,
+                resources: ResourceLimits::default(),
+                time_basis: TimeBasis::Wall,
+                turn_isolation: false,
+            },
+            max_faults: 3,
+            policy: FaultPolicy::default(),
+            sandbox: SandboxMode::Auto,
+            build: BuildSettings::default(),
+            lease: LeaseSettings::default(),
+            matchmaking: MatchmakingSettings::default(),
+        }
+    }
+}

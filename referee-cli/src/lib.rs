@@ -180,7 +180,9 @@ fn dispatch(cli: args::Cli) -> anyhow::Result<ExitCode> {
 }
 
 fn schema(args: args::SchemaArgs) -> Result<ExitCode, Failure> {
-    let files = referee::schema::all();
+    // The protocol's messages, then the ladder API's bodies.
+    let mut files = referee::schema::all();
+    files.extend(ladder::api::schemas());
     match args.out {
         Some(dir) => {
             std::fs::create_dir_all(&dir)

@@ -4,11 +4,16 @@
 //! `docs/ladder-api.md`, their bodies' schemas generated from [`wire`].
 
 mod caller;
+pub mod endpoints;
 mod refusal;
 mod routes;
+mod schemas;
+#[cfg(test)]
+mod tests;
 pub mod wire;
 
 pub use routes::router;
+pub use schemas::schemas;
 
 /// Serves the API of `ladder` on `listener` until `shutdown` resolves.
 ///

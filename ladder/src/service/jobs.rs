@@ -8,7 +8,7 @@ use crate::store::{Account, Role, VersionState};
 use serde::{Deserialize, Serialize};
 
 /// A job a worker claimed: what to do, and the lease to report it with.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ClaimedJob {
     /// The job's id.
     pub id: i64,
@@ -19,7 +19,8 @@ pub struct ClaimedJob {
     pub expires_ms: i64,
     /// Seconds between heartbeats.
     pub heartbeat_s: u64,
-    /// What to do.
+    /// What to do: `{"kind": "build", …}` or `{"kind": "match", …}` (`ladder/src/spec.rs`).
+    #[schemars(with = "serde_json::Value")]
     pub spec: JobSpec,
 }
 

@@ -1,0 +1,199 @@
+//! Every endpoint, once: the table `docs/ladder-api.md` shows (generated from this list and
+//! checked by a test) and that a test holds against the router (each path answers).
+
+/// One endpoint.
+#[derive(Clone, Copy, Debug)]
+pub struct Endpoint {
+    /// `GET` or `POST`.
+    pub method: &'static str,
+    /// Its path, `{name}` for a part of it.
+    pub path: &'static str,
+    /// Who may call it.
+    pub who: &'static str,
+    /// Its request's body (a schema's name under `docs/schema/`, or a word).
+    pub request: &'static str,
+    /// Its answer's body.
+    pub answer: &'static str,
+    /// What it does.
+    pub what: &'static str,
+}
+
+const fn e(
+    method: &'static str,
+    path: &'static str,
+    who: &'static str,
+    request: &'static str,
+    answer: &'static str,
+    what: &'static str,
+) -> Endpoint {
+    Endpoint {
+        method,
+        path,
+        who,
+        request,
+        answer,
+        what,
+    }
+}
+
+/// Every endpoint of the API, in the order the docs list them.
+pub const ENDPOINTS: &[Endpoint] = &[
+    e(
+        "GET",
+        "/api/v1/ladder",
+        "anyone",
+        "–",
+        "LadderInfo",
+        "the game, the table sizes, whether paused, matches recorded",
+    ),
+    e(
+        "GET",
+        "/api/v1/standings",
+        "anyone",
+        "–",
+        "StandingRow list",
+        "the versions that play, by μ − 3σ",
+    ),
+    e(
+        "POST",
+        "/api/v1/bots/{bot}/versions?lang=L",
+        "owner",
+        "the upload's bytes",
+        "Submitted",
+        "a new version of the caller's bot (made on its first version); 201 when new, 200 for a source submitted before",
+    ),
+    e(
+        "GET",
+        "/api/v1/bots/{bot}/versions/{n}",
+        "anyone; the log and checklist to its owner and the admin",
+        "–",
+        "VersionStatus",
+        "a version's state, rating, build log and checklist",
+    ),
+    e(
+        "GET",
+        "/api/v1/bots/{bot}/matches?limit=N",
+        "anyone",
+        "–",
+        "MatchView list",
+        "the last matches of a bot's versions (or of `BOT.vN`), newest first",
+    ),
+    e(
+        "GET",
+        "/api/v1/matches/{id}",
+        "anyone",
+        "–",
+        "MatchView",
+        "a match's seats, scores, ranks and fault counts (not its seed)",
+    ),
+    e(
+        "GET",
+        "/api/v1/matches/{id}/stderr/{seat}",
+        "the seat's owner, the admin",
+        "–",
+        "bytes",
+        "what that seat wrote to stderr",
+    ),
+    e(
+        "POST",
+        "/api/v1/challenges",
+        "owner",
+        "ChallengeRequest",
+        "ChallengeQueued",
+        "unranked matches of the caller's version against named bots or versions",
+    ),
+    e(
+        "POST",
+        "/api/v1/jobs/claim",
+        "worker",
+        "–",
+        "ClaimedJob, or 204",
+        "the next job under a new lease",
+    ),
+    e(
+        "POST",
+        "/api/v1/jobs/{id}/heartbeat",
+        "worker",
+        "LeaseBody",
+        "LeaseExtended",
+        "keeps the lease; 409 when it is lost",
+    ),
+    e(
+        "POST",
+        "/api/v1/jobs/{id}/give-back",
+        "worker",
+        "GiveBackBody",
+        "204",
+        "the platform failed: the job is played again, never counted against a bot",
+    ),
+    e(
+        "POST",
+        "/api/v1/jobs/{id}/match-result",
+        "worker",
+        "MatchResultBody",
+        "Accepted",
+        "a match's record, log and stderr; counted once its log replays to the same result (422 otherwise, 409 without the current lease)",
+    ),
+    e(
+        "POST",
+        "/api/v1/jobs/{id}/build-result",
+        "worker",
+        "BuildResultBody",
+        "Accepted",
+        "a build's log, artifact and checklist",
+    ),
+    e(
+        "GET",
+        "/api/v1/artifacts/{hash}",
+        "worker, admin; an owner its own",
+        "–",
+        "bytes",
+        "an artifact by its sha256",
+    ),
+    e(
+        "POST",
+        "/api/v1/admin/accounts",
+        "admin",
+        "AccountBody",
+        "TokenBody",
+        "a new account and its token, shown once",
+    ),
+    e(
+        "POST",
+        "/api/v1/admin/pause",
+        "admin",
+        "–",
+        "204",
+        "no new ranked match is queued",
+    ),
+    e(
+        "POST",
+        "/api/v1/admin/resume",
+        "admin",
+        "–",
+        "204",
+        "ranked matches are queued again",
+    ),
+    e(
+        "POST",
+        "/api/v1/admin/bots/{bot}/remove",
+        "admin",
+        "–",
+        "204",
+        "the bot stops playing; its history stays",
+    ),
+];
+
+/// The endpoints as the Markdown table of `docs/ladder-api.md`.
+pub fn markdown_table() -> String {
+    let mut out = String::from(
+        "| Method | Path | Who | Request | Answer | What |\n|---|---|---|---|---|---|\n",
+    );
+    for e in ENDPOINTS {
+        out += &format!(
+            "| {} | `{}` | {} | {} | {} | {} |\n",
+            e.method, e.path, e.who, e.request, e.answer, e.what
+        );
+    }
+    out
+}
