@@ -6,6 +6,8 @@
 //!
 //! The store ([`store`]) is the one place that knows SQL; everything else asks it.
 
+pub mod artifacts;
 pub mod config;
 pub mod spec;
 pub mod store;
+pub mod upload;
