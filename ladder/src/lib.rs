@@ -7,6 +7,7 @@
 //! The store ([`store`]) is the one place that knows SQL; everything else asks it.
 
 pub mod artifacts;
+pub mod build;
 pub mod config;
 pub mod spec;
 pub mod store;

@@ -173,6 +173,6 @@ fn lift_single_dir(dest: &Path) -> Result<(), UploadRefusal> {
 }
 
 #[cfg(test)]
-mod test_archives;
+pub(crate) mod test_archives;
 #[cfg(test)]
 mod tests;

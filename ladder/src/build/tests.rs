@@ -1,0 +1,261 @@
+//! Builds in real bubblewrap: sample bots build and pass their check; a build that never ends,
+//! one that fills its disk, one that reaches for the network and one whose crate is missing
+//! each fail with a log that says so. Under CI a missing bubblewrap fails the tests.
+
+use super::*;
+use crate::upload::test_archives::{self as make, file};
+use referee::seat::{ResourceLimits, Sandbox};
+use referee::tournament::meta::MetaBot;
+use std::time::Instant;
+
+/// The sandbox of these tests: bubblewrap, or `None` (skipped, but under CI).
+fn sandbox(test: &str) -> Option<BuildSandbox> {
+    match Sandbox::usable(None) {
+        Ok(bwrap) => Some(BuildSandbox {
+            sandbox: Sandbox::Bwrap(bwrap),
+            hidden: Vec::new(),
+        }),
+        Err(why) => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "{test} needs bubblewrap ({why}), and under CI a test does not skip"
+            );
+            eprintln!("SKIPPED {test}: {why}");
+            None
+        }
+    }
+}
+
+fn spec(lang: &str) -> BuildSpec {
+    BuildSpec {
+        version: 1,
+        name: "bot.v1".into(),
+        lang: lang.into(),
+        source: String::new(),
+        game: "vabanque".into(),
+        options: serde_json::json!({}),
+        bot: MetaBot {
+            name: "bot.v1".into(),
+            command: String::new(),
+            limits: protocol::Limits::new(10_000, 2_000),
+            overruns: 0,
+            overrun_ms: 0,
+            resources: ResourceLimits::default(),
+            time_basis: Default::default(),
+            turn_isolation: false,
+        },
+    }
+}
+
+/// `upload` unpacked as the worker would have it: its source artifact, unpacked.
+fn source(upload: &[u8], lang: &str, dir: &Path) -> PathBuf {
+    let unpacked =
+        crate::upload::unpack(upload, lang, &BuildSettings::default(), &dir.join("u")).unwrap();
+    let built = dir.join("build");
+    crate::artifacts::unpack_artifact(&unpacked.source, &built, &BuildSettings::default()).unwrap();
+    built
+}
+
+fn sample(path: &str) -> Vec<u8> {
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../sample-bots")
+            .join(path),
+    )
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_python_bot_and_a_go_bot_build_and_pass_their_check() {
+    let Some(sandbox) = sandbox("build of sample bots") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let python = source(
+        &sample("python/vabanque_random.py"),
+        "python",
+        &dir.path().join("py"),
+    );
+    let outcome = build_and_check(
+        &spec("python"),
+        &python,
+        &BuildSettings::default(),
+        &sandbox,
+    )
+    .await
+    .unwrap();
+    assert_eq!(outcome.run_command, "python3 bot.py");
+    assert!(outcome.passed, "{outcome:#?}");
+    let go = make::tar(&[
+        file(b"main.go", &sample("go/vabanque_random.go")),
+        file(b"go.mod", &sample("go/go.mod")),
+    ]);
+    let go = source(&go, "go", &dir.path().join("go"));
+    let outcome = build_and_check(&spec("go"), &go, &BuildSettings::default(), &sandbox)
+        .await
+        .unwrap();
+    assert!(outcome.ok && outcome.passed, "{outcome:#?}");
+    assert_eq!(outcome.run_command, "./bot");
+    assert!(
+        outcome.log.contains("$ go build -o bot ."),
+        "{}",
+        outcome.log
+    );
+    let artifact = crate::artifacts::pack_dir(&go).unwrap();
+    let cached = dir.path().join("cache");
+    crate::artifacts::unpack_artifact(&artifact, &cached, &BuildSettings::default()).unwrap();
+    assert!(
+        cached.join("bot").is_file(),
+        "the artifact holds the built bot"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rust_starter_builds_offline_from_the_host_registry_and_passes_its_check() {
+    let Some(sandbox) = sandbox("build of the Rust starter") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let upload = make::tar(&[
+        file(b"Cargo.toml", &sample("rust-starter/Cargo.toml")),
+        file(b"src/main.rs", &sample("rust-starter/src/main.rs")),
+    ]);
+    let built = source(&upload, "rust", dir.path());
+    let outcome = build_and_check(&spec("rust"), &built, &BuildSettings::default(), &sandbox)
+        .await
+        .unwrap();
+    assert_eq!(outcome.run_command, "target/release/random-starter");
+    assert!(outcome.ok && outcome.passed, "{outcome:#?}");
+    let packed = crate::artifacts::pack_dir(&built).unwrap();
+    assert!(
+        packed.len() < 4 << 20,
+        "{} bytes: target/ is pruned",
+        packed.len()
+    );
+}
+
+/// A Rust crate whose build script is `build_rs`.
+fn crate_with_build_script(build_rs: &str, dependencies: &str) -> Vec<u8> {
+    let manifest = format!(
+        "[package]\nname = \"b\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n{dependencies}\n[workspace]\n"
+    );
+    make::tar(&[
+        file(b"Cargo.toml", manifest.as_bytes()),
+        file(b"build.rs", build_rs.as_bytes()),
+        file(b"src/main.rs", b"fn main() {}\n"),
+    ])
+}
+
+/// Builds the Rust crate `upload` under `settings`.
+async fn build_rust(
+    upload: &[u8],
+    settings: &BuildSettings,
+    sandbox: &BuildSandbox,
+) -> BuildOutcome {
+    let dir = tempfile::tempdir().unwrap();
+    let built = source(upload, "rust", dir.path());
+    build(&spec("rust"), &built, settings, sandbox)
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_build_that_never_ends_is_stopped_at_its_time_cap() {
+    let Some(sandbox) = sandbox("endless build") else {
+        return;
+    };
+    let settings = BuildSettings {
+        time_s: 5,
+        ..BuildSettings::default()
+    };
+    let started = Instant::now();
+    let upload = crate_with_build_script("fn main() { loop {} }\n", "");
+    let outcome = build_rust(&upload, &settings, &sandbox).await;
+    assert!(!outcome.ok);
+    assert_eq!(outcome.stopped, Some(BuildStop::Time { seconds: 5 }));
+    assert!(
+        outcome.log.contains("stopped at its time cap of 5 s"),
+        "{}",
+        outcome.log
+    );
+    assert!(started.elapsed() < Duration::from_secs(60));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_build_that_fills_its_disk_is_stopped_at_its_disk_cap() {
+    let Some(sandbox) = sandbox("disk-filling build") else {
+        return;
+    };
+    let settings = BuildSettings {
+        disk_mb: 64,
+        ..BuildSettings::default()
+    };
+    let fill = r#"
+fn main() {
+    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    for i in 0.. {
+        std::fs::write(out.join(format!("fill{i}")), vec![1u8; 1 << 20]).unwrap();
+    }
+}
+"#;
+    let outcome = build_rust(&crate_with_build_script(fill, ""), &settings, &sandbox).await;
+    assert!(!outcome.ok);
+    assert!(
+        matches!(outcome.stopped, Some(BuildStop::Disk { .. })),
+        "{outcome:#?}"
+    );
+    assert!(
+        outcome.log.contains("stopped at its disk cap"),
+        "{}",
+        outcome.log
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_build_cannot_reach_the_network() {
+    let Some(sandbox) = sandbox("networked build") else {
+        return;
+    };
+    // A server the build could reach from outside the sandbox.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let reach = format!(
+        r#"
+fn main() {{
+    match std::net::TcpStream::connect("127.0.0.1:{port}") {{
+        Ok(_) => println!("reached the network"),
+        Err(e) => panic!("the connection failed: {{e}}"),
+    }}
+}}
+"#
+    );
+    let outcome = build_rust(
+        &crate_with_build_script(&reach, ""),
+        &BuildSettings::default(),
+        &sandbox,
+    )
+    .await;
+    assert!(!outcome.ok, "{}", outcome.log);
+    assert!(
+        outcome.log.contains("the connection failed"),
+        "{}",
+        outcome.log
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_crate_fails_the_build_with_cargos_message() {
+    let Some(sandbox) = sandbox("build of a missing crate") else {
+        return;
+    };
+    let upload =
+        crate_with_build_script("fn main() {}\n", "no-such-crate-for-the-ladder = \"1\"\n");
+    let outcome = build_rust(&upload, &BuildSettings::default(), &sandbox).await;
+    assert!(!outcome.ok);
+    assert_eq!(outcome.stopped, None);
+    assert!(
+        outcome.log.contains("no-such-crate-for-the-ladder"),
+        "{}",
+        outcome.log
+    );
+}
