@@ -11,6 +11,7 @@
 
 pub mod check;
 pub mod log;
+pub mod mounts;
 pub mod outcome;
 pub mod sandboxed;
 #[cfg(test)]
@@ -23,10 +24,11 @@ pub use sandboxed::{BuildSandbox, Caps};
 use crate::config::BuildSettings;
 use crate::spec::BuildSpec;
 use crate::upload::program;
+use mounts::{CARGO_HOME, rustup_home};
 use referee::starters::Language;
 use std::collections::BTreeMap;
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 /// A fault of the platform during a build: the build is to be tried again, not held against
@@ -42,17 +44,6 @@ pub enum BuildError {
     /// The check could not run (the referee failed, not the bot).
     #[error("the check could not run: {0}")]
     Check(String),
-}
-
-/// Where the build finds the crates a Rust bot depends on: the host's cargo registry
-/// (`$CARGO_HOME/registry`, else `~/.cargo/registry`), bound read-only into the build's own
-/// cargo home, if there is one. Cargo runs offline: a crate missing there fails the build,
-/// with cargo's message in its log.
-pub fn host_cargo_registry() -> Option<PathBuf> {
-    let home = std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))?;
-    Some(home.join("registry")).filter(|r| r.is_dir())
 }
 
 /// The build's environment: the bots' (`PATH` and the locale), with every cache and home in
@@ -73,22 +64,10 @@ fn environment(dir: &Path) -> BTreeMap<OsString, OsString> {
     ]
     .into_iter()
     .map(|(k, v)| (k.to_string(), v.to_string()))
-    .chain(rustup_home().map(|home| ("RUSTUP_HOME".to_string(), home)))
+    .chain(rustup_home().map(|home| ("RUSTUP_HOME".to_string(), home.display().to_string())))
     .collect();
     referee::seat::environment::bot_environment(&own, Some(dir), true)
 }
-
-/// Where rustup keeps its toolchains (`$RUSTUP_HOME`, else `~/.rustup`), if it is there: cargo
-/// installed by rustup is a proxy that reads it to find its toolchain (read-only in the sandbox).
-fn rustup_home() -> Option<String> {
-    let home = std::env::var_os("RUSTUP_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".rustup")))?;
-    home.is_dir().then(|| home.display().to_string())
-}
-
-/// The cargo home of a build, in its private `/tmp`.
-const CARGO_HOME: &str = "/tmp/cargo-home";
 
 /// Builds the version of `spec`, whose source is unpacked at `dir` (by
 /// [`crate::artifacts::unpack_artifact`]), in place, by its language's recipe, under
@@ -130,16 +109,13 @@ pub async fn build(
         });
     };
     let words: Vec<String> = command.split_whitespace().map(String::from).collect();
-    let binds: Vec<(PathBuf, String)> = match (language, host_cargo_registry()) {
-        (Language::Rust, Some(registry)) => vec![(registry, format!("{CARGO_HOME}/registry"))],
-        _ => Vec::new(),
-    };
+    let mounts = mounts::extra_args(dir, language == Language::Rust);
     let caps = Caps {
         time: Duration::from_secs(settings.time_s),
         memory_mb: settings.memory_mb,
         disk_mb: settings.disk_mb,
     };
-    let ran = sandboxed::run(&words, dir, &environment(dir), &binds, caps, sandbox).await?;
+    let ran = sandboxed::run(&words, dir, &environment(dir), &mounts, caps, sandbox).await?;
     let network = if sandbox.sandbox.is_bwrap() {
         "no network"
     } else {

@@ -70,7 +70,7 @@ pub struct Ran {
 }
 
 /// Runs `command` in `dir` in the sandbox under `caps`, with `env` as its whole environment
-/// and `binds` (host path, path in the sandbox) bound read-only.
+/// and the bubblewrap arguments `mounts` ([`super::mounts`]) after the sandbox's own.
 ///
 /// # Errors
 /// [`BuildError`] when the command cannot be started (a fault of the platform: the build is
@@ -79,7 +79,7 @@ pub async fn run(
     command: &[String],
     dir: &Path,
     env: &BTreeMap<OsString, OsString>,
-    binds: &[(PathBuf, String)],
+    mounts: &[String],
     caps: Caps,
     sandbox: &BuildSandbox,
 ) -> Result<Ran, BuildError> {
@@ -114,14 +114,11 @@ pub async fn run(
         resources.file_bytes(),
         &FixedFiles::default(),
     );
-    // The read-only binds go before `--chdir`, after the private /tmp they may land in.
-    if let Some(at) = wrapped.args.iter().position(|a| a == "--chdir") {
-        for (host, inside) in binds.iter().rev() {
-            let host = host.display().to_string();
-            wrapped
-                .args
-                .splice(at..at, ["--ro-bind".to_string(), host, inside.clone()]);
-        }
+    // The mounts go last, before `--chdir`: after the private /tmp they may land in.
+    if sandbox.sandbox.is_bwrap()
+        && let Some(at) = wrapped.args.iter().position(|a| a == "--chdir")
+    {
+        wrapped.args.splice(at..at, mounts.iter().cloned());
     }
     let quota = WorkdirQuota::before_start(Some(&workdir), resources.workdir_bytes())
         .await

@@ -6,6 +6,7 @@ use super::*;
 use crate::upload::test_archives::{self as make, file};
 use referee::seat::{ResourceLimits, Sandbox};
 use referee::tournament::meta::MetaBot;
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// The sandbox of these tests: bubblewrap, or `None` (skipped, but under CI).
@@ -241,6 +242,57 @@ fn main() {{
         "{}",
         outcome.log
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_build_sees_neither_the_hidden_places_nor_the_home_but_its_toolchains() {
+    let Some(mut sandbox) = sandbox("build that looks around") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("store");
+    std::fs::create_dir(&secret).unwrap();
+    std::fs::write(secret.join("other-owner.tar.gz"), "secret source").unwrap();
+    sandbox.hidden.push(secret.clone());
+    let home = PathBuf::from(std::env::var_os("HOME").unwrap());
+    let look = format!(
+        r#"
+fn main() {{
+    let secret = std::fs::read_to_string("{}");
+    let home: Vec<String> = std::fs::read_dir("{}")
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    panic!("secret: {{secret:?}}; home: {{home:?}}");
+}}
+"#,
+        secret.join("other-owner.tar.gz").display(),
+        home.display()
+    );
+    let outcome = build_rust(
+        &crate_with_build_script(&look, ""),
+        &BuildSettings::default(),
+        &sandbox,
+    )
+    .await;
+    assert!(outcome.log.contains("secret: Err("), "{}", outcome.log);
+    assert!(!outcome.log.contains("secret source"), "{}", outcome.log);
+    let kept: Vec<_> = mounts::kept_in_home(&home)
+        .iter()
+        .filter_map(|p| {
+            p.strip_prefix(&home)
+                .ok()?
+                .iter()
+                .next()
+                .map(|c| c.to_owned())
+        })
+        .collect();
+    for entry in std::fs::read_dir(&home).unwrap() {
+        let name = entry.unwrap().file_name();
+        if !kept.contains(&name) {
+            let quoted = format!("{:?}", name.to_string_lossy());
+            assert!(!outcome.log.contains(&quoted), "{quoted}: {}", outcome.log);
+        }
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
