@@ -213,6 +213,39 @@ fn main() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_build_over_its_memory_cap_fails() {
+    let Some(sandbox) = sandbox("memory-hungry build") else {
+        return;
+    };
+    let settings = BuildSettings {
+        memory_mb: 384,
+        ..BuildSettings::default()
+    };
+    let hungry = r#"
+fn main() {
+    let mut held = Vec::new();
+    for _ in 0..64 {
+        held.push(vec![1u8; 32 << 20]);
+    }
+    println!("held {} MiB", held.iter().map(Vec::len).sum::<usize>() >> 20);
+}
+"#;
+    let outcome = build_rust(&crate_with_build_script(hungry, ""), &settings, &sandbox).await;
+    assert!(!outcome.ok, "{}", outcome.log);
+    match outcome.memory_cap {
+        Some(MemoryCap::Cgroup) => {
+            assert_eq!(outcome.stopped, Some(BuildStop::Memory { mb: 384 }));
+            assert!(
+                outcome.log.contains("stopped at its memory cap of 384 MiB"),
+                "{}",
+                outcome.log
+            );
+        }
+        _ => assert!(outcome.log.contains("memory allocation"), "{}", outcome.log),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_build_cannot_reach_the_network() {
     let Some(sandbox) = sandbox("networked build") else {
         return;

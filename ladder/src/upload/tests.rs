@@ -3,6 +3,7 @@
 
 use super::test_archives::{self as make, Entry, file, special};
 use super::*;
+use referee::starters::Language;
 use std::path::PathBuf;
 use tar::EntryType;
 
@@ -291,4 +292,32 @@ fn a_corrupt_archive_is_refused() {
         matches!(refusal, UploadRefusal::Corrupt { .. }),
         "{refusal}"
     );
+}
+
+#[test]
+fn the_recipes_table_of_the_docs_is_the_code() {
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/ladder.md"))
+            .unwrap();
+    for language in Language::ALL {
+        let recipe = language.recipe();
+        let single = match language {
+            Language::Rust => "(an archive only)".to_string(),
+            _ => format!("`{}`", recipe.main),
+        };
+        let row = format!(
+            "| `{}` | {} | {single} | {} | `{}` |",
+            language.name(),
+            match language {
+                Language::Python | Language::JavaScript => {
+                    format!("`{}`, or a single `*.{}`", recipe.main, recipe.extension)
+                }
+                Language::Go => format!("`{}`, or another `*.{}`", recipe.main, recipe.extension),
+                _ => format!("`{}`", recipe.main),
+            },
+            recipe.build.map_or("—".to_string(), |b| format!("`{b}`")),
+            recipe.run,
+        );
+        assert!(docs.contains(&row), "docs/ladder.md has no row\n{row}");
+    }
 }
