@@ -251,6 +251,9 @@ mod tests {
         std::fs::create_dir(&tree).unwrap();
         std::os::unix::fs::symlink("/etc/passwd", tree.join("leak")).unwrap();
         assert!(matches!(pack_dir(&tree), Err(PackError::NotPlain(_))));
+        std::fs::remove_file(tree.join("leak")).unwrap();
+        std::fs::write(tree.join("a <b>"), "").unwrap();
+        assert!(matches!(pack_dir(&tree), Err(PackError::BadName(_))));
         let settings = BuildSettings::default();
         let dest = dir.path().join("dest");
         for hostile in [

@@ -2,7 +2,7 @@
 //! [`Recipe`](referee::starters::Recipe) in the sandbox ([`sandboxed`]: no network, a
 //! read-only system, only its directory writable, caps on wall time, memory and disk), then
 //! checked as `referee check` checks a bot ([`check`]). The directory, built, is what the
-//! version's artifact holds ([`crate::artifacts::pack_dir`]). The caps, the sandbox and the
+//! version's artifact holds ([`crate::artifacts::pack_dir`], in the outcome). The caps, the sandbox and the
 //! recipes are in `docs/ladder.md` (#submissions-and-builds).
 //!
 //! A bot's failure (a compiler's error, a build that never ends or fills the disk, a check that
@@ -21,9 +21,10 @@ pub use check::check_built;
 pub use outcome::{BuildOutcome, BuildStop, CheckOutcome, MemoryCap};
 pub use sandboxed::{BuildSandbox, Caps};
 
+use crate::artifacts::sha256_hex;
 use crate::config::BuildSettings;
 use crate::spec::BuildSpec;
-use crate::upload::program;
+use crate::upload::{PackError, pack_dir, program};
 use mounts::{CARGO_HOME, rustup_home};
 use referee::starters::Language;
 use std::collections::BTreeMap;
@@ -90,23 +91,17 @@ pub async fn build(
         Err(refusal) if refusal.is_platform() => {
             return Err(BuildError::Platform(refusal.to_string()));
         }
-        Err(refusal) => return Ok(failed(format!("{refusal}\n"), String::new())),
+        Err(refusal) => return Ok(unbuilt(false, format!("{refusal}\n"), String::new())),
     };
     let run_command = recipe.run_command(&program);
     let Some(command) = recipe.build else {
-        return Ok(BuildOutcome {
-            ok: true,
-            log: format!(
-                "{} needs no build: it runs as `{run_command}`\n",
-                language.name()
-            ),
-            run_command,
-            duration_ms: 0,
-            stopped: None,
-            memory_cap: None,
-            check: None,
-            passed: false,
-        });
+        let log = format!(
+            "{} needs no build: it runs as `{run_command}`\n",
+            language.name()
+        );
+        let mut outcome = unbuilt(true, log, run_command);
+        pack(dir, &mut outcome)?;
+        return Ok(outcome);
     };
     let words: Vec<String> = command.split_whitespace().map(String::from).collect();
     let mounts = mounts::extra_args(dir, language == Language::Rust);
@@ -143,16 +138,42 @@ pub async fn build(
             "[of target/, the artifact keeps target/release/{program} only]\n"
         ));
     }
-    Ok(BuildOutcome {
+    let mut outcome = BuildOutcome {
         ok: ran.success,
         log,
         run_command,
         duration_ms: ran.duration.as_millis() as u64,
         stopped: ran.stopped,
         memory_cap: Some(ran.memory_cap),
+        artifact: None,
+        artifact_sha256: None,
         check: None,
         passed: false,
-    })
+    };
+    pack(dir, &mut outcome)?;
+    Ok(outcome)
+}
+
+/// Packs the built directory into the outcome's artifact, if it built; a tree that cannot be
+/// an artifact (a link, a special file, a name outside the artifacts' set) fails the build.
+fn pack(dir: &Path, outcome: &mut BuildOutcome) -> Result<(), BuildError> {
+    if !outcome.ok {
+        return Ok(());
+    }
+    match pack_dir(dir) {
+        Ok(bytes) => {
+            outcome.artifact_sha256 = Some(sha256_hex(&bytes));
+            outcome.artifact = Some(bytes);
+        }
+        Err(e @ PackError::Io { .. }) => return Err(BuildError::Platform(e.to_string())),
+        Err(e) => {
+            outcome.ok = false;
+            outcome.log.push_str(&format!(
+                "[the built directory cannot be an artifact: {e}]\n"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Removes a built Rust crate's `target/` but for its binary, `target/release/BIN`: the
@@ -168,15 +189,18 @@ fn keep_only_binary(dir: &Path, binary: &str) -> std::io::Result<()> {
     std::fs::rename(&aside, target.join("release").join(binary))
 }
 
-/// A build that failed before it ran, saying why.
-fn failed(log: String, run_command: String) -> BuildOutcome {
+/// A build that ran no command: a language with no build step (`ok`), or a source that is not
+/// the language's (not `ok`), its `log` saying which.
+fn unbuilt(ok: bool, log: String, run_command: String) -> BuildOutcome {
     BuildOutcome {
-        ok: false,
+        ok,
         log,
         run_command,
         duration_ms: 0,
         stopped: None,
         memory_cap: None,
+        artifact: None,
+        artifact_sha256: None,
         check: None,
         passed: false,
     }

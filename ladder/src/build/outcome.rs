@@ -50,6 +50,11 @@ pub struct BuildOutcome {
     pub stopped: Option<BuildStop>,
     /// How its memory cap was enforced (`None` for a language with no build).
     pub memory_cap: Option<MemoryCap>,
+    /// The built directory as an artifact (a deterministic `.tar.gz`), when it built.
+    #[serde(skip)]
+    pub artifact: Option<Vec<u8>>,
+    /// The artifact's sha256, in lowercase hex.
+    pub artifact_sha256: Option<String>,
     /// The check of the built bot (`None` when the build failed).
     pub check: Option<CheckOutcome>,
     /// Whether the version enters the ladder: it built and passed its check.

@@ -1,7 +1,7 @@
 //! Reading an upload's entries, whatever its format, into a [`Tree`]: each entry's type and
 //! name checked before a byte of it is written.
 
-use super::names::checked_path;
+use super::names::{NameSet, checked_path};
 use super::refusal::{UploadRefusal, shown};
 use super::tree::Tree;
 use serde::{Deserialize, Serialize};
@@ -57,13 +57,14 @@ fn corrupt(format: UploadFormat) -> impl Fn(std::io::Error) -> UploadRefusal {
 }
 
 /// Writes the entries of the tar archive read from `data` (gzip-compressed for
-/// [`UploadFormat::TarGz`]) into `tree`.
+/// [`UploadFormat::TarGz`]) into `tree`, their names checked against `names`.
 ///
 /// # Errors
 /// The first entry refused, or the archive's corruption.
 pub fn read_tar(
     data: impl Read,
     format: UploadFormat,
+    names: NameSet,
     tree: &mut Tree,
 ) -> Result<(), UploadRefusal> {
     let mut archive = tar::Archive::new(data);
@@ -87,7 +88,7 @@ pub fn read_tar(
                 });
             }
         }
-        let path = checked_path(&raw)?;
+        let path = checked_path(&raw, names)?;
         if kind == EntryType::Directory || path.is_empty() {
             tree.dir(&path)?;
         } else {
@@ -136,7 +137,7 @@ pub fn read_zip(bytes: &[u8], tree: &mut Tree) -> Result<(), UploadRefusal> {
                 kind: format!("a special file (mode {mode:o})"),
             });
         }
-        let path = checked_path(&raw)?;
+        let path = checked_path(&raw, NameSet::Upload)?;
         if entry.is_dir() || kind == 0o040000 || path.is_empty() {
             tree.dir(&path)?;
         } else {

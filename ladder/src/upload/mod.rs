@@ -119,6 +119,11 @@ pub(crate) fn unpack_tree(
     }
     let mut tree = Tree::create(dest, caps)?;
     let format = UploadFormat::detect(bytes);
+    // An upload's names, or a built artifact's.
+    let names = match language {
+        Some(_) => names::NameSet::Upload,
+        None => names::NameSet::Artifact,
+    };
     match (format, language) {
         (UploadFormat::File, Some(language)) if language != Language::Rust => {
             let main = language.recipe().main;
@@ -136,10 +141,13 @@ pub(crate) fn unpack_tree(
                 error: "an artifact is a .tar.gz".into(),
             });
         }
-        (UploadFormat::Tar, _) => archive::read_tar(bytes, format, &mut tree)?,
-        (UploadFormat::TarGz, _) => {
-            archive::read_tar(flate2::read::GzDecoder::new(bytes), format, &mut tree)?
-        }
+        (UploadFormat::Tar, _) => archive::read_tar(bytes, format, names, &mut tree)?,
+        (UploadFormat::TarGz, _) => archive::read_tar(
+            flate2::read::GzDecoder::new(bytes),
+            format,
+            names,
+            &mut tree,
+        )?,
         (UploadFormat::Zip, Some(_)) => archive::read_zip(bytes, &mut tree)?,
     }
     if language.is_some() {

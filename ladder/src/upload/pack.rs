@@ -4,6 +4,7 @@
 //! mtime 0. The same files give the same bytes, and so the same sha256, whatever archive they
 //! came in; what compresses them is the gzip encoder of this build (`flate2`, level 6).
 
+use super::names::{NameSet, checked_path};
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use std::io::Read;
@@ -16,8 +17,8 @@ pub enum PackError {
     /// Something in it is not a regular file or a directory (a link, a FIFO, a device).
     #[error("{0} is not a regular file or a directory; an artifact holds only those")]
     NotPlain(String),
-    /// A name in it is not valid UTF-8.
-    #[error("a name under {0} is not UTF-8")]
+    /// A name in it is not one an artifact may hold ([`NameSet::Artifact`]).
+    #[error("{0}")]
     BadName(String),
     /// Reading or writing failed.
     #[error("cannot pack {path}: {source}")]
@@ -46,15 +47,16 @@ fn entries(dir: &Path) -> Result<Vec<(String, bool)>, PackError> {
         let here = dir.join(&relative);
         for entry in std::fs::read_dir(&here).map_err(io(&here))? {
             let entry = entry.map_err(io(&here))?;
-            let name = entry
-                .file_name()
-                .into_string()
-                .map_err(|_| PackError::BadName(here.display().to_string()))?;
+            let name = entry.file_name();
+            let name = name.as_encoded_bytes();
             let path = if relative.is_empty() {
-                name
+                name.to_vec()
             } else {
-                format!("{relative}/{name}")
+                [relative.as_bytes(), b"/", name].concat()
             };
+            let path = checked_path(&path, NameSet::Artifact)
+                .map_err(|refusal| PackError::BadName(refusal.to_string()))?
+                .join("/");
             let kind = entry.file_type().map_err(io(&entry.path()))?;
             if kind.is_dir() {
                 pending.push(path.clone());
