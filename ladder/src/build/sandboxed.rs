@@ -22,6 +22,7 @@ use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Processes and threads a build may have at once.
@@ -120,9 +121,21 @@ pub async fn run(
     {
         wrapped.args.splice(at..at, mounts.iter().cloned());
     }
-    let quota = WorkdirQuota::before_start(Some(&workdir), resources.workdir_bytes())
-        .await
-        .map_err(|fault| BuildError::Platform(fault.message.clone()))?;
+    let quota = match WorkdirQuota::before_start(Some(&workdir), resources.workdir_bytes()).await {
+        Ok(quota) => quota,
+        // The source alone is over the disk cap: the bot's doing, not the platform's.
+        Err(fault) => {
+            let message = disk_words(&fault.message);
+            return Ok(Ran {
+                success: false,
+                ending: format!("the build was not started: {message}"),
+                stopped: Some(BuildStop::Disk { message }),
+                memory_cap: MemoryCap::Rlimit,
+                log: CappedLog::default(),
+                duration: Duration::ZERO,
+            });
+        }
+    };
     let cgroup = BotCgroup::create(&GroupLimits {
         memory_bytes: resources.memory_bytes(),
         processes: resources.processes(),
@@ -184,7 +197,11 @@ pub async fn run(
     drop(workdir);
     let pid = child.id().unwrap_or(0);
     let watch = quota.map(|q| q.watch(pid, cgroup.as_ref().and_then(BotCgroup::killer)));
-    let reading = tokio::task::spawn_blocking(move || read_log(reader));
+    let log = Arc::new(Mutex::new(CappedLog::default()));
+    let reading = tokio::task::spawn_blocking({
+        let log = Arc::clone(&log);
+        move || read_log(reader, &log)
+    });
     let status = match tokio::time::timeout(caps.time, child.wait()).await {
         Ok(status) => Some(status.map_err(|e| platform("cannot wait for the build", &e))?),
         Err(_) => None,
@@ -212,21 +229,18 @@ pub async fn run(
         }
         None => None,
     };
-    let log = match tokio::time::timeout(LOG_GRACE, reading).await {
-        Ok(Ok(log)) => log,
-        _ => CappedLog::default(),
-    };
+    // What was read, even if a process that escaped the kill still holds the pipe.
+    let _ = tokio::time::timeout(LOG_GRACE, reading).await;
+    let log = std::mem::take(&mut *log.lock().unwrap_or_else(|e| e.into_inner()));
     let oom = cgroup.as_ref().is_some_and(BotCgroup::oom_killed);
     let stopped = if status.is_none() {
         Some(BuildStop::Time {
             seconds: caps.time.as_secs(),
         })
     } else if let Some(message) = breach {
-        // The watcher is the bots' own: its words, said of a build.
-        let message = message
-            .replace(" (--workdir-mb)", " (disk_mb)")
-            .replace("the bot", "the build");
-        Some(BuildStop::Disk { message })
+        Some(BuildStop::Disk {
+            message: disk_words(&message),
+        })
     } else if oom {
         Some(BuildStop::Memory { mb: caps.memory_mb })
     } else {
@@ -258,15 +272,22 @@ pub async fn run(
     })
 }
 
-/// Reads the build's output until every writer has closed it.
-fn read_log(mut reader: std::io::PipeReader) -> CappedLog {
-    let mut log = CappedLog::default();
+/// Reads the build's output into `log` until every writer has closed it.
+fn read_log(mut reader: std::io::PipeReader, log: &Mutex<CappedLog>) {
     let mut buffer = vec![0; 64 << 10];
     while let Ok(n) = reader.read(&mut buffer) {
         if n == 0 {
             break;
         }
-        log.push(&buffer[..n]);
+        log.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(&buffer[..n]);
     }
-    log
+}
+
+/// The workdir quota's message (the bots' watcher's), said of a build.
+fn disk_words(message: &str) -> String {
+    message
+        .replace(" (--workdir-mb)", " (disk_mb)")
+        .replace("the bot", "the build")
 }

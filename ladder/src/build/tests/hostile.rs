@@ -216,3 +216,27 @@ async fn a_missing_crate_fails_the_build_with_cargos_message() {
         outcome.log
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_source_over_the_disk_cap_is_not_built() {
+    let Some(sandbox) = sandbox("build of a source over its disk cap") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut main = b"package main\nfunc main() {}\n".to_vec();
+    main.extend(b"// padding\n".repeat(200_000));
+    let built = source(&make::tar(&[file(b"main.go", &main)]), "go", dir.path());
+    let settings = BuildSettings {
+        disk_mb: 1,
+        ..BuildSettings::default()
+    };
+    let outcome = build(&spec("go"), &built, &settings, &sandbox)
+        .await
+        .unwrap();
+    assert!(!outcome.ok);
+    assert!(
+        matches!(outcome.stopped, Some(BuildStop::Disk { .. })),
+        "{outcome:#?}"
+    );
+    assert!(outcome.log.contains("not started"), "{}", outcome.log);
+}
