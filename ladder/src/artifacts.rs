@@ -99,17 +99,13 @@ pub fn artifact_caps(settings: &BuildSettings) -> Caps {
 ///
 /// # Errors
 /// [`UploadRefusal`]: a link, a special file, a bad name, a cap passed; the partial tree is
-/// removed.
+/// removed (a `dest` that was not empty is refused and left as it was).
 pub fn unpack_artifact(
     bytes: &[u8],
     dest: &Path,
     settings: &BuildSettings,
 ) -> Result<(), UploadRefusal> {
-    let result = unpack_tree(bytes, None, artifact_caps(settings), dest);
-    if result.is_err() {
-        let _ = std::fs::remove_dir_all(dest);
-    }
-    result.map(drop)
+    unpack_tree(bytes, None, artifact_caps(settings), dest, |_, _| Ok(()))
 }
 
 /// A directory of artifacts named by their sha256.
@@ -263,5 +259,13 @@ mod tests {
             assert!(unpack_artifact(hostile, &dest, &settings).is_err());
             assert!(!dest.exists());
         }
+        // A destination that is not empty is refused, and left as it was.
+        std::fs::create_dir(&dest).unwrap();
+        std::fs::write(dest.join("kept"), "").unwrap();
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        std::io::Write::write_all(&mut gz, &[0; 1024]).unwrap();
+        let refusal = unpack_artifact(&gz.finish().unwrap(), &dest, &settings).unwrap_err();
+        assert!(refusal.is_platform(), "{refusal}");
+        assert!(dest.join("kept").exists());
     }
 }

@@ -78,8 +78,12 @@ pub fn unpack(
     let language =
         Language::from_name(lang).ok_or_else(|| UploadRefusal::UnknownLanguage(lang.into()))?;
     let format = UploadFormat::detect(bytes);
-    let result = unpack_tree(bytes, Some(language), Caps::upload(settings), dest).and_then(
-        |(files, bytes)| {
+    unpack_tree(
+        bytes,
+        Some(language),
+        Caps::upload(settings),
+        dest,
+        |files, bytes| {
             let program = program(language, dest)?;
             let source = pack_dir(dest).map_err(|e| UploadRefusal::Io(e.to_string()))?;
             Ok(Unpacked {
@@ -92,32 +96,44 @@ pub fn unpack(
                 source,
             })
         },
-    );
-    if result.is_err() {
-        let _ = std::fs::remove_dir_all(dest);
-    }
-    result
+    )
 }
 
-/// Unpacks `bytes` into `dest` under `caps`: one file (named for `language`'s recipe) or an
-/// archive; a tree whose top holds one directory only is that directory's contents. Returns
-/// its count of entries and bytes.
+/// Unpacks `bytes` into `dest` (made if missing; it must be empty) under `caps`: one file
+/// (named for `language`'s recipe) or an archive; a tree whose top holds one directory only is
+/// that directory's contents. Then `then` is given its count of entries and bytes.
 ///
 /// # Errors
-/// [`UploadRefusal`]; the partial tree is left for the caller to remove.
-pub(crate) fn unpack_tree(
+/// [`UploadRefusal`], from the unpacking or from `then`: the tree made is removed (a `dest`
+/// that was not empty is refused and left as it was).
+pub(crate) fn unpack_tree<T>(
     bytes: &[u8],
     language: Option<Language>,
     caps: Caps,
     dest: &Path,
-) -> Result<(u64, u64), UploadRefusal> {
+    then: impl FnOnce(u64, u64) -> Result<T, UploadRefusal>,
+) -> Result<T, UploadRefusal> {
     if bytes.len() as u64 > caps.packed_bytes {
         return Err(UploadRefusal::TooBig {
             bytes: bytes.len() as u64,
             cap: caps.packed_bytes,
         });
     }
-    let mut tree = Tree::create(dest, caps)?;
+    let tree = Tree::create(dest, caps)?;
+    let result = fill(bytes, language, tree, dest).and_then(|(files, bytes)| then(files, bytes));
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(dest);
+    }
+    result
+}
+
+/// Writes the entries of `bytes` into `tree` (at `dest`); its count of entries and bytes.
+fn fill(
+    bytes: &[u8],
+    language: Option<Language>,
+    mut tree: Tree,
+    dest: &Path,
+) -> Result<(u64, u64), UploadRefusal> {
     let format = UploadFormat::detect(bytes);
     // An upload's names, or a built artifact's.
     let names = match language {
