@@ -133,6 +133,12 @@ fn entries_that_lead_outside_are_refused() {
             matches!(refusal, UploadRefusal::Escapes { .. }),
             "{refusal}"
         );
+        let name = std::str::from_utf8(name).unwrap();
+        let refusal = scratch.refused(&make::zip(&[("bot.py", BOT), (name, BOT)]));
+        assert!(
+            matches!(refusal, UploadRefusal::Escapes { .. }),
+            "zip: {refusal}"
+        );
     }
 }
 
