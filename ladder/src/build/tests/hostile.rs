@@ -19,31 +19,41 @@ fn crate_with_build_script(build_rs: &str, dependencies: &str) -> Vec<u8> {
     ])
 }
 
-/// Builds the Rust crate `upload` under `settings`.
-async fn build_rust(
-    upload: &[u8],
-    settings: &BuildSettings,
-    sandbox: &BuildSandbox,
-) -> BuildOutcome {
+/// Builds, for `test`, the Rust crate whose build script is `build_rs` (with `dependencies`)
+/// under `settings`, with `hidden` hidden; `None` where the test is skipped.
+async fn hostile(
+    test: &str,
+    build_rs: &str,
+    dependencies: &str,
+    settings: BuildSettings,
+    hidden: &[PathBuf],
+) -> Option<BuildOutcome> {
+    let mut sandbox = sandbox(test)?;
+    sandbox.hidden.extend_from_slice(hidden);
     let dir = tempfile::tempdir().unwrap();
-    let built = source(upload, "rust", dir.path());
-    build(&spec("rust"), &built, settings, sandbox)
-        .await
-        .unwrap()
+    let built = source(
+        &crate_with_build_script(build_rs, dependencies),
+        "rust",
+        dir.path(),
+    );
+    Some(
+        build(&spec("rust"), &built, &settings, &sandbox)
+            .await
+            .unwrap(),
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_build_that_never_ends_is_stopped_at_its_time_cap() {
-    let Some(sandbox) = sandbox("endless build") else {
-        return;
-    };
+    let started = Instant::now();
     let settings = BuildSettings {
         time_s: 5,
         ..BuildSettings::default()
     };
-    let started = Instant::now();
-    let upload = crate_with_build_script("fn main() { loop {} }\n", "");
-    let outcome = build_rust(&upload, &settings, &sandbox).await;
+    let endless = "fn main() { loop {} }\n";
+    let Some(outcome) = hostile("endless build", endless, "", settings, &[]).await else {
+        return;
+    };
     assert!(!outcome.ok);
     assert_eq!(outcome.stopped, Some(BuildStop::Time { seconds: 5 }));
     assert!(
@@ -56,9 +66,6 @@ async fn a_build_that_never_ends_is_stopped_at_its_time_cap() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_build_that_fills_its_disk_is_stopped_at_its_disk_cap() {
-    let Some(sandbox) = sandbox("disk-filling build") else {
-        return;
-    };
     let settings = BuildSettings {
         disk_mb: 64,
         ..BuildSettings::default()
@@ -71,7 +78,9 @@ fn main() {
     }
 }
 "#;
-    let outcome = build_rust(&crate_with_build_script(fill, ""), &settings, &sandbox).await;
+    let Some(outcome) = hostile("disk-filling build", fill, "", settings, &[]).await else {
+        return;
+    };
     assert!(!outcome.ok);
     assert!(
         matches!(outcome.stopped, Some(BuildStop::Disk { .. })),
@@ -86,9 +95,6 @@ fn main() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_build_over_its_memory_cap_fails() {
-    let Some(sandbox) = sandbox("memory-hungry build") else {
-        return;
-    };
     let settings = BuildSettings {
         memory_mb: 384,
         ..BuildSettings::default()
@@ -102,7 +108,9 @@ fn main() {
     println!("held {} MiB", held.iter().map(Vec::len).sum::<usize>() >> 20);
 }
 "#;
-    let outcome = build_rust(&crate_with_build_script(hungry, ""), &settings, &sandbox).await;
+    let Some(outcome) = hostile("memory-hungry build", hungry, "", settings, &[]).await else {
+        return;
+    };
     assert!(!outcome.ok, "{}", outcome.log);
     match outcome.memory_cap {
         Some(MemoryCap::Cgroup) => {
@@ -119,9 +127,6 @@ fn main() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_build_cannot_reach_the_network() {
-    let Some(sandbox) = sandbox("networked build") else {
-        return;
-    };
     // A server the build could reach from outside the sandbox.
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -135,12 +140,10 @@ fn main() {{
 }}
 "#
     );
-    let outcome = build_rust(
-        &crate_with_build_script(&reach, ""),
-        &BuildSettings::default(),
-        &sandbox,
-    )
-    .await;
+    let settings = BuildSettings::default();
+    let Some(outcome) = hostile("networked build", &reach, "", settings, &[]).await else {
+        return;
+    };
     assert!(!outcome.ok, "{}", outcome.log);
     assert!(
         outcome.log.contains("the connection failed"),
@@ -151,14 +154,10 @@ fn main() {{
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_build_sees_neither_the_hidden_places_nor_the_home_but_its_toolchains() {
-    let Some(mut sandbox) = sandbox("build that looks around") else {
-        return;
-    };
     let dir = tempfile::tempdir().unwrap();
     let secret = dir.path().join("store");
     std::fs::create_dir(&secret).unwrap();
     std::fs::write(secret.join("other-owner.tar.gz"), "secret source").unwrap();
-    sandbox.hidden.push(secret.clone());
     let home = PathBuf::from(std::env::var_os("HOME").unwrap());
     let look = format!(
         r#"
@@ -173,12 +172,11 @@ fn main() {{
         secret.join("other-owner.tar.gz").display(),
         home.display()
     );
-    let outcome = build_rust(
-        &crate_with_build_script(&look, ""),
-        &BuildSettings::default(),
-        &sandbox,
-    )
-    .await;
+    let settings = BuildSettings::default();
+    let Some(outcome) = hostile("build that looks around", &look, "", settings, &[secret]).await
+    else {
+        return;
+    };
     assert!(outcome.log.contains("secret: Err("), "{}", outcome.log);
     assert!(!outcome.log.contains("secret source"), "{}", outcome.log);
     let kept: Vec<_> = mounts::kept_in_home(&home)
@@ -202,12 +200,12 @@ fn main() {{
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_missing_crate_fails_the_build_with_cargos_message() {
-    let Some(sandbox) = sandbox("build of a missing crate") else {
+    let missing = "no-such-crate-for-the-ladder = \"1\"\n";
+    let settings = BuildSettings::default();
+    let Some(outcome) = hostile("missing crate", "fn main() {}\n", missing, settings, &[]).await
+    else {
         return;
     };
-    let upload =
-        crate_with_build_script("fn main() {}\n", "no-such-crate-for-the-ladder = \"1\"\n");
-    let outcome = build_rust(&upload, &BuildSettings::default(), &sandbox).await;
     assert!(!outcome.ok);
     assert_eq!(outcome.stopped, None);
     assert!(
