@@ -1,10 +1,11 @@
 //! What a build and its check give: data for the owner's page (the log, the checklist) and for
 //! the worker (the run command, whether the version enters the ladder).
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// Why a build was stopped before it ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "cap", rename_all = "snake_case")]
 pub enum BuildStop {
     /// It ran past its wall-time cap (`time_s`).
@@ -25,7 +26,7 @@ pub enum BuildStop {
 }
 
 /// How a build's memory cap is enforced.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum MemoryCap {
     /// A control group of its own: every process of the build together.
@@ -35,7 +36,7 @@ pub enum MemoryCap {
 }
 
 /// What a build gave.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct BuildOutcome {
     /// Whether the build command ended with success (always, for a language with no build).
     pub ok: bool,
@@ -62,10 +63,29 @@ pub struct BuildOutcome {
 }
 
 /// The check of a built bot, as `referee check --format json` gives it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct CheckOutcome {
     /// Whether every required item passed.
     pub passed: bool,
     /// The check's report ([`referee::check::Report`]) as JSON.
     pub report: serde_json::Value,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_outcome_and_the_refusals_have_schemas_without_the_artifact_bytes() {
+        let outcome = serde_json::to_value(schemars::schema_for!(BuildOutcome)).unwrap();
+        let properties = &outcome["properties"];
+        assert!(properties.get("artifact_sha256").is_some(), "{outcome}");
+        assert!(properties.get("artifact").is_none(), "{outcome}");
+        let refusal = schemars::schema_for!(crate::upload::UploadRefusal);
+        assert!(
+            serde_json::to_string(&refusal)
+                .unwrap()
+                .contains("unpacks_too_big")
+        );
+    }
 }

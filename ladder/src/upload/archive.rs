@@ -4,12 +4,13 @@
 use super::names::{NameSet, checked_path};
 use super::refusal::{UploadRefusal, shown};
 use super::tree::Tree;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::io::{Cursor, Read};
 use tar::EntryType;
 
 /// What an upload was sent as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum UploadFormat {
     /// One file: the language's main file.

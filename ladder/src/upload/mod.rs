@@ -29,12 +29,13 @@ pub use tree::Caps;
 
 use crate::config::BuildSettings;
 use referee::starters::Language;
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::path::Path;
 use tree::Tree;
 
 /// An upload, unpacked.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Unpacked {
     /// What it was sent as.
     pub format: UploadFormat,

@@ -1,11 +1,12 @@
 //! Why an upload (or an artifact a worker fetched) is refused: each reason typed, with a message
 //! that says what to change.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// Why an upload or an artifact is refused. Names from the archive are shown escaped (control
 /// bytes and anything outside printable ASCII as `\u{..}` escapes), never as they came.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema, thiserror::Error)]
 #[serde(tag = "refusal", rename_all = "snake_case")]
 pub enum UploadRefusal {
     /// The upload, as sent, is over its cap.
