@@ -53,6 +53,36 @@ pub struct BuildSandbox {
     pub hidden: Vec<PathBuf>,
 }
 
+/// The system's secrets that no build sees, where they are: a worker run as root could read
+/// them (its home is hidden anyway, [`super::mounts`]).
+pub const SYSTEM_SECRETS: [&str; 3] = ["/etc/shadow", "/etc/gshadow", "/etc/ssh"];
+
+impl BuildSandbox {
+    /// The sandbox of builds for `mode` (bubblewrap where it works, for `auto`; a warning to
+    /// show when `auto` falls back to none), with `hidden` and [`SYSTEM_SECRETS`] hidden.
+    ///
+    /// # Errors
+    /// When `bwrap` is asked for and is missing or does not work here.
+    pub fn resolve(
+        mode: referee::seat::SandboxMode,
+        hidden: Vec<PathBuf>,
+    ) -> Result<(BuildSandbox, Option<String>), referee::seat::sandbox::SandboxError> {
+        let (sandbox, warning) = Sandbox::resolve(mode)?;
+        Ok((BuildSandbox::new(sandbox, hidden), warning))
+    }
+
+    /// Builds in `sandbox`, with `hidden` and [`SYSTEM_SECRETS`] hidden.
+    pub fn new(sandbox: Sandbox, mut hidden: Vec<PathBuf>) -> BuildSandbox {
+        hidden.extend(
+            SYSTEM_SECRETS
+                .iter()
+                .map(PathBuf::from)
+                .filter(|p| p.symlink_metadata().is_ok()),
+        );
+        BuildSandbox { sandbox, hidden }
+    }
+}
+
 /// A command that ran.
 #[derive(Debug)]
 pub struct Ran {

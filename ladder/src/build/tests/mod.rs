@@ -13,10 +13,7 @@ use std::path::PathBuf;
 /// The sandbox of these tests: bubblewrap, or `None` (skipped, but under CI).
 pub(super) fn sandbox(test: &str) -> Option<BuildSandbox> {
     match Sandbox::usable(None) {
-        Ok(bwrap) => Some(BuildSandbox {
-            sandbox: Sandbox::Bwrap(bwrap),
-            hidden: Vec::new(),
-        }),
+        Ok(bwrap) => Some(BuildSandbox::new(Sandbox::Bwrap(bwrap), Vec::new())),
         Err(why) => {
             assert!(
                 std::env::var_os("CI").is_none(),
