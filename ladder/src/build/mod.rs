@@ -49,8 +49,10 @@ pub enum BuildError {
 
 /// The build's environment: the bots' (`PATH` and the locale), with every cache and home in
 /// the private `/tmp` (not in the directory, which becomes the artifact), Go on its own
-/// toolchain with no proxy, cargo offline.
+/// toolchain with no proxy (and in GOPATH mode for a bot with no `go.mod`: one `main.go`),
+/// cargo offline.
 fn environment(dir: &Path) -> BTreeMap<OsString, OsString> {
+    let no_module = !dir.join("go.mod").is_file();
     let own: BTreeMap<String, String> = [
         ("HOME", "/tmp/home"),
         ("XDG_CACHE_HOME", "/tmp/cache"),
@@ -58,7 +60,6 @@ fn environment(dir: &Path) -> BTreeMap<OsString, OsString> {
         ("GOPATH", "/tmp/go"),
         ("GOTOOLCHAIN", "local"),
         ("GOPROXY", "off"),
-        ("GOFLAGS", "-mod=mod"),
         ("CARGO_HOME", CARGO_HOME),
         ("CARGO_NET_OFFLINE", "true"),
         ("CARGO_INCREMENTAL", "0"),
@@ -66,6 +67,7 @@ fn environment(dir: &Path) -> BTreeMap<OsString, OsString> {
     .into_iter()
     .map(|(k, v)| (k.to_string(), v.to_string()))
     .chain(rustup_home().map(|home| ("RUSTUP_HOME".to_string(), home.display().to_string())))
+    .chain(no_module.then(|| ("GO111MODULE".to_string(), "off".to_string())))
     .collect();
     referee::seat::environment::bot_environment(&own, Some(dir), true)
 }

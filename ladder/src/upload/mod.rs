@@ -23,7 +23,7 @@ mod tree;
 
 pub use archive::UploadFormat;
 pub use pack::{PackError, pack_dir};
-pub use program::{needs, program};
+pub use program::{named_by_build, needs, program};
 pub use refusal::UploadRefusal;
 pub use tree::Caps;
 
@@ -142,14 +142,19 @@ fn fill(
         None => names::NameSet::Artifact,
     };
     match (format, language) {
-        (UploadFormat::File, Some(language)) if language != Language::Rust => {
+        (UploadFormat::File, Some(language)) if one_file_suffices(language) => {
             let main = language.recipe().main;
             tree.file(&[main.to_string()], &mut &bytes[..], false, format.name())?;
         }
         (UploadFormat::File, Some(language)) => {
+            let recipe = language.recipe();
             return Err(UploadRefusal::WrongLanguage {
                 lang: language.name().into(),
-                needs: "a Rust bot is a crate: an archive with Cargo.toml at its top".into(),
+                needs: format!(
+                    "a {} bot is an archive: {}",
+                    language.name(),
+                    needs(language, &recipe)
+                ),
             });
         }
         (UploadFormat::File | UploadFormat::Zip, None) => {
@@ -171,6 +176,13 @@ fn fill(
         lift_single_dir(dest)?;
     }
     Ok((tree.count(), tree.bytes()))
+}
+
+/// Whether a bot in `language` can be one file (its recipe's main file): not a Rust crate, nor
+/// a bot whose build names several sources (Java's `Bot.java Json.java`).
+fn one_file_suffices(language: Language) -> bool {
+    let recipe = language.recipe();
+    language != Language::Rust && program::named_by_build(&recipe).len() <= 1
 }
 
 /// Moves the contents of the one directory at the top of `dest`, when there is nothing else

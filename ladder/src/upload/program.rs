@@ -3,7 +3,7 @@
 //!
 //! - Python and JavaScript: `bot.py` (`bot.js`), else the one `*.py` (`*.js`) file at the top.
 //! - Go: `main.go`, else any `*.go` file at the top (`go build` builds them all).
-//! - Java: `Bot.java`; C++: `bot.cpp` (the files their build commands name).
+//! - Java: `Bot.java` and `Json.java`; C++: `bot.cpp` (the sources their build commands name).
 //! - Rust: `Cargo.toml`, whose first `[[bin]]`'s name, else its package's, is the program.
 
 use super::refusal::UploadRefusal;
@@ -30,6 +30,10 @@ pub fn program(lang: Language, dir: &Path) -> Result<String, UploadRefusal> {
         lang: lang.name().into(),
         needs,
     };
+    let named = named_by_build(&recipe);
+    if named.iter().any(|n| !files.iter().any(|f| f == n)) {
+        return Err(wrong(needs(lang, &recipe)));
+    }
     if files.iter().any(|f| f == recipe.main) {
         return match lang {
             Language::Rust => crate_binary(dir).ok_or_else(|| {
@@ -53,8 +57,26 @@ pub fn needs(lang: Language, recipe: &Recipe) -> String {
             format!("it needs {main} at its top, or a single *.{extension} file there")
         }
         Language::Go => format!("it needs {main}, or another *.{extension} file, at its top"),
-        _ => format!("it needs {main} at its top"),
+        _ => match named_by_build(recipe).as_slice() {
+            [first, second] => format!("it needs {first} and {second} at its top"),
+            _ => format!("it needs {main} at its top"),
+        },
     }
+}
+
+/// The sources the recipe's build command names (`Bot.java Json.java`, `bot.cpp`): an upload
+/// must have each at its top. One that must have several is an archive.
+pub fn named_by_build(recipe: &Recipe) -> Vec<&'static str> {
+    let suffix = format!(".{}", recipe.extension);
+    recipe
+        .build
+        .map(|build| {
+            build
+                .split_whitespace()
+                .filter(|word| word.ends_with(&suffix))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The names of the regular files at the top of `dir`.

@@ -272,6 +272,8 @@ fn the_wrong_language_is_refused_saying_what_it_needs() {
         ("go", make::tar(&[file(b"bot.cpp", b"int main(){}")])),
         ("cpp", make::zip(&[("bot.py", BOT)])),
         ("java", make::tar(&[file(b"Main.java", b"class Main {}")])),
+        ("java", make::tar(&[file(b"Bot.java", b"class Bot {}")])),
+        ("java", b"class Bot {}".to_vec()),
     ];
     for (lang, bytes) in cases {
         let scratch = Scratch::new();
@@ -307,8 +309,9 @@ fn the_recipes_table_of_the_docs_is_the_code() {
             .unwrap();
     for language in Language::ALL {
         let recipe = language.recipe();
+        let named = program::named_by_build(&recipe);
         let single = match language {
-            Language::Rust => "(an archive only)".to_string(),
+            Language::Rust | Language::Java => "(an archive only)".to_string(),
             _ => format!("`{}`", recipe.main),
         };
         let row = format!(
@@ -319,6 +322,7 @@ fn the_recipes_table_of_the_docs_is_the_code() {
                     format!("`{}`, or a single `*.{}`", recipe.main, recipe.extension)
                 }
                 Language::Go => format!("`{}`, or another `*.{}`", recipe.main, recipe.extension),
+                _ if named.len() == 2 => format!("`{}` and `{}`", named[0], named[1]),
                 _ => format!("`{}`", recipe.main),
             },
             recipe.build.map_or("—".to_string(), |b| format!("`{b}`")),

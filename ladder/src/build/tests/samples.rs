@@ -40,7 +40,7 @@ async fn a_python_bot_and_a_go_bot_build_and_pass_their_check() {
         "{}",
         outcome.log
     );
-    let artifact = outcome.artifact.unwrap();
+    let artifact = outcome.artifact.clone().unwrap();
     crate::artifacts::verify(&outcome.artifact_sha256.unwrap(), &artifact).unwrap();
     let cached = dir.path().join("cache");
     crate::artifacts::unpack_artifact(&artifact, &cached, &BuildSettings::default()).unwrap();
