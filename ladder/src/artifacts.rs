@@ -43,6 +43,15 @@ pub enum ArtifactError {
     /// The store's directory or a file in it failed.
     #[error(transparent)]
     File(#[from] referee::safe_fs::FileError),
+    /// The artifact cannot be unpacked: hostile, or over the caps.
+    #[error("the artifact {hash} is refused: {refusal}")]
+    Refused {
+        /// Its name.
+        hash: String,
+        /// Why.
+        #[source]
+        refusal: UploadRefusal,
+    },
 }
 
 /// The sha256 of `bytes` in lowercase hex.
@@ -106,6 +115,47 @@ pub fn unpack_artifact(
     settings: &BuildSettings,
 ) -> Result<(), UploadRefusal> {
     unpack_tree(bytes, None, artifact_caps(settings), dest, |_, _| Ok(()))
+}
+
+/// The directory of the built artifact `hash` in the cache directory `cache`: `cache/HASH`,
+/// unpacked from `bytes` (checked against `hash` first) if it is not there yet. It is unpacked
+/// under a temporary name of its own and renamed into place, so that workers sharing the cache
+/// never see half of one, and the first to finish wins.
+///
+/// # Errors
+/// [`ArtifactError::BadHash`], [`ArtifactError::Mismatch`], [`ArtifactError::Refused`] (the
+/// artifact is hostile or over the caps).
+pub fn unpack_cached(
+    cache: &Path,
+    hash: &str,
+    bytes: &[u8],
+    settings: &BuildSettings,
+) -> Result<PathBuf, ArtifactError> {
+    verify(hash, bytes)?;
+    let place = cache.join(hash);
+    if place.is_dir() {
+        return Ok(place);
+    }
+    let unique = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    // Not a hash: never mistaken for an artifact's directory.
+    let temporary = cache.join(format!("{hash}.{}.{unique}.tmp", std::process::id()));
+    let refused = |refusal| ArtifactError::Refused {
+        hash: hash.into(),
+        refusal,
+    };
+    unpack_artifact(bytes, &temporary, settings).map_err(refused)?;
+    if std::fs::rename(&temporary, &place).is_err() {
+        // Another worker's is there already (a rename onto a directory that is not empty
+        // fails): keep it.
+        let _ = std::fs::remove_dir_all(&temporary);
+        if !place.is_dir() {
+            return Err(refused(UploadRefusal::Io(format!(
+                "cannot put it at {}",
+                place.display()
+            ))));
+        }
+    }
+    Ok(place)
 }
 
 /// A directory of artifacts named by their sha256.
@@ -238,6 +288,32 @@ mod tests {
             .mode();
         assert_eq!(mode & 0o777, 0o755);
         assert_eq!(pack_dir(&copy).unwrap(), packed);
+    }
+
+    #[test]
+    fn a_cached_artifact_is_unpacked_once_under_its_hash() {
+        let dir = tempfile::tempdir().unwrap();
+        let tree = dir.path().join("tree");
+        std::fs::create_dir(&tree).unwrap();
+        std::fs::write(tree.join("bot"), "built").unwrap();
+        let packed = pack_dir(&tree).unwrap();
+        let hash = sha256_hex(&packed);
+        let cache = dir.path().join("cache");
+        std::fs::create_dir(&cache).unwrap();
+        let settings = BuildSettings::default();
+        let place = unpack_cached(&cache, &hash, &packed, &settings).unwrap();
+        assert_eq!(place, cache.join(&hash));
+        assert_eq!(std::fs::read_to_string(place.join("bot")).unwrap(), "built");
+        assert_eq!(
+            unpack_cached(&cache, &hash, &packed, &settings).unwrap(),
+            place
+        );
+        assert!(matches!(
+            unpack_cached(&cache, &sha256_hex(b"other"), &packed, &settings),
+            Err(ArtifactError::Mismatch { .. })
+        ));
+        let names: Vec<_> = std::fs::read_dir(&cache).unwrap().collect();
+        assert_eq!(names.len(), 1, "no temporary directory is left");
     }
 
     #[test]
