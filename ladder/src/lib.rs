@@ -11,6 +11,7 @@
 pub mod api;
 pub mod artifacts;
 pub mod auth;
+pub mod build;
 pub mod client;
 pub mod config;
 pub mod ratings;
@@ -18,4 +19,5 @@ pub mod server;
 pub mod service;
 pub mod spec;
 pub mod store;
+pub mod upload;
 pub mod worker;

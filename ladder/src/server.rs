@@ -44,12 +44,11 @@ pub async fn serve(
     let ladder = Ladder::open(&options.home).await?;
     let listener = tokio::net::TcpListener::bind(options.listen).await?;
     let address = listener.local_addr()?;
-    let api = {
-        let (ladder, mut stop) = (ladder.clone(), stop.clone());
-        tokio::spawn(crate::api::serve(ladder, listener, async move {
-            let _ = stop.wait_for(|s| *s).await;
-        }))
-    };
+    // The API stops last: the local workers report the jobs in hand first.
+    let (stop_api, api_stopped) = tokio::sync::oneshot::channel::<()>();
+    let api = tokio::spawn(crate::api::serve(ladder.clone(), listener, async move {
+        let _ = api_stopped.await;
+    }));
     let ticker = tokio::spawn(keep_going(ladder.clone(), options.tick, stop.clone()));
     listening(address);
     let workers = if options.jobs > 0 {
@@ -71,6 +70,7 @@ pub async fn serve(
         None
     };
     let _ = ticker.await;
+    let _ = stop_api.send(());
     let _ = api.await;
     ladder.store().close().await;
     Ok(Served { workers })

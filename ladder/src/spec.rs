@@ -39,6 +39,9 @@ pub struct BuildSpec {
     pub options: serde_json::Value,
     /// The limits the bot is checked under (those of its matches).
     pub bot: MetaBot,
+    /// The sandbox it is built and checked in.
+    #[serde(default)]
+    pub sandbox: SandboxMode,
 }
 
 /// One match between versions: everything needed to play it and to play it again.

@@ -1,6 +1,7 @@
 //! A refusal as HTTP: its status and `{"error": "…"}`. A failure of the server itself says
 //! only that (its cause goes to the server's log).
 
+use crate::artifacts::ArtifactError;
 use crate::service::ServiceError;
 use crate::store::StoreError;
 use axum::Json;
@@ -19,6 +20,14 @@ impl ServiceError {
             | ServiceError::LeaseLost(_)
             | ServiceError::Store(StoreError::Taken(_)) => StatusCode::CONFLICT,
             ServiceError::BadResult { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ServiceError::Upload(refusal) if refusal.is_platform() => {
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
+            ServiceError::Upload(_) => StatusCode::BAD_REQUEST,
+            ServiceError::Artifact(ArtifactError::Missing(_) | ArtifactError::BadHash(_)) => {
+                StatusCode::NOT_FOUND
+            }
+            ServiceError::Artifact(_) => StatusCode::INTERNAL_SERVER_ERROR,
             ServiceError::Store(_) | ServiceError::Io(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

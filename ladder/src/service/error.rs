@@ -34,6 +34,12 @@ pub enum ServiceError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// An artifact: missing, or the store's files failed.
+    #[error(transparent)]
+    Artifact(#[from] crate::artifacts::ArtifactError),
+    /// An upload the ladder does not take (its reason says why).
+    #[error("the upload is refused: {0}")]
+    Upload(crate::upload::UploadRefusal),
     /// A file of the ladder could not be read or written.
     #[error("the ladder's files: {0}")]
     Io(#[from] std::io::Error),

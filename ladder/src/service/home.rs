@@ -139,7 +139,7 @@ impl Ladder {
         std::fs::create_dir_all(&scratch)?;
         Ok(Ladder {
             store,
-            artifacts: ArtifactStore::open(&home.join("artifacts"))?,
+            artifacts: std::sync::Arc::new(ArtifactStore::open(&home.join("artifacts"))?),
             config,
             scratch,
         })

@@ -19,6 +19,9 @@ pub struct ClaimedJob {
     pub expires_ms: i64,
     /// Seconds between heartbeats.
     pub heartbeat_s: u64,
+    /// The ladder's caps on builds and artifacts (a worker unpacks artifacts within them).
+    #[schemars(with = "serde_json::Value")]
+    pub build: crate::config::BuildSettings,
     /// What to do: `{"kind": "build", …}` or `{"kind": "match", …}` (`ladder/src/spec.rs`).
     #[schemars(with = "serde_json::Value")]
     pub spec: JobSpec,
@@ -51,6 +54,7 @@ impl Ladder {
             lease,
             expires_ms: claimed.expires_ms,
             heartbeat_s: self.config.lease.heartbeat_s,
+            build: self.config.build.clone(),
             spec,
         }))
     }

@@ -126,7 +126,7 @@ impl Ladder {
         let hashes: Vec<Option<String>> = serde_json::from_str(&row.stderr_hashes)
             .map_err(|e| crate::store::StoreError::Corrupt(format!("match {id}'s stderr ({e})")))?;
         let hash = hashes.get(seat).cloned().flatten().ok_or_else(missing)?;
-        self.artifacts.read(&hash)?.ok_or_else(missing)
+        Ok(self.artifacts.read(&hash)?)
     }
 }
 

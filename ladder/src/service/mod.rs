@@ -30,7 +30,7 @@ use std::path::PathBuf;
 #[derive(Clone, Debug)]
 pub struct Ladder {
     store: Store,
-    artifacts: ArtifactStore,
+    artifacts: std::sync::Arc<ArtifactStore>,
     config: LadderConfig,
     /// Where the server writes what it checks (logs being replayed).
     scratch: PathBuf,

@@ -137,10 +137,12 @@ impl Ladder {
     /// A process bot's source artifact: the upload unpacked, checked and packed again the
     /// same way whatever its form (so the same files give the same hash).
     fn source_of(&self, lang: &str, upload: &[u8]) -> Result<Vec<u8>, ServiceError> {
-        let _ = (lang, upload);
-        Err(ServiceError::BadRequest(
-            "uploads of source are not accepted yet".into(),
-        ))
+        let dest = self
+            .scratch
+            .join(format!("upload-{}", crate::auth::new_lease()));
+        let unpacked = crate::upload::unpack(upload, lang, &self.config.build, &dest);
+        let _ = std::fs::remove_dir_all(&dest);
+        Ok(unpacked.map_err(ServiceError::Upload)?.source)
     }
 
     async fn start_build(
@@ -171,6 +173,7 @@ impl Ladder {
             source: version.source_hash.clone(),
             game: self.config.game.clone(),
             options: self.config.options.clone(),
+            sandbox: self.config.sandbox,
         }));
         let json = serde_json::to_string(&spec).map_err(std::io::Error::other)?;
         self.store

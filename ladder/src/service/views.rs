@@ -103,10 +103,9 @@ impl Ladder {
             .ok_or_else(|| ServiceError::NotFound(format!("no version {number} of '{bot}'")))?;
         let private = caller.is_some_and(|c| c.role == Role::Admin || c.id == v.bot.owner_id);
         let build_log = match (&v.build_log_hash, private) {
-            (Some(hash), true) => self
-                .artifacts
-                .read(hash)?
-                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned()),
+            (Some(hash), true) => {
+                Some(String::from_utf8_lossy(&self.artifacts.read(hash)?).into_owned())
+            }
             _ => None,
         };
         let check = match (&v.check_report, private) {
@@ -138,10 +137,9 @@ impl Ladder {
             Role::Worker | Role::Admin => true,
             Role::Owner => self.store.owns_artifact(caller.id, hash).await?,
         };
-        let missing = || ServiceError::NotFound(format!("no artifact {hash:.64}"));
         if !allowed {
-            return Err(missing());
+            return Err(ServiceError::NotFound(format!("no artifact {hash:.64}")));
         }
-        self.artifacts.read(hash)?.ok_or_else(missing)
+        Ok(self.artifacts.read(hash)?)
     }
 }

@@ -1,12 +1,18 @@
 //! The worker's cache of artifacts, each fetched once, checked against its hash and unpacked
-//! into `cache/HASH/`; a seat gets a fresh copy of it as its workdir, so no match can change
-//! what another one runs.
+//! into `cache/HASH/` ([`unpack_cached`](crate::artifacts::unpack_cached)); a seat or a build
+//! gets a fresh copy of it, so no job can change what another one runs.
 
 use crate::client::Client;
+use crate::config::BuildSettings;
 use std::path::{Path, PathBuf};
 
 /// The unpacked artifact `hash`, fetched through `client` if the cache lacks it.
-pub(super) async fn ensure(client: &Client, cache: &Path, hash: &str) -> Result<PathBuf, String> {
+pub(super) async fn ensure(
+    client: &Client,
+    cache: &Path,
+    hash: &str,
+    caps: &BuildSettings,
+) -> Result<PathBuf, String> {
     if !crate::artifacts::is_hash(hash) {
         return Err(format!(
             "the job names an artifact {hash:.80} that is no sha256"
@@ -20,18 +26,7 @@ pub(super) async fn ensure(client: &Client, cache: &Path, hash: &str) -> Result<
         .artifact(hash)
         .await
         .map_err(|e| format!("cannot fetch artifact {hash}: {e}"))?;
-    let got = crate::artifacts::sha256(&bytes);
-    if got != hash {
-        return Err(format!("artifact {hash} arrived with the hash {got}"));
-    }
-    let partial = cache.join(format!(".{hash}.{}", crate::auth::new_lease()));
-    crate::artifacts::unpack_artifact(&bytes, &partial)
-        .map_err(|e| format!("cannot unpack artifact {hash}: {e}"))?;
-    if std::fs::rename(&partial, &dir).is_err() {
-        // Another slot unpacked it first.
-        let _ = std::fs::remove_dir_all(&partial);
-    }
-    Ok(dir)
+    crate::artifacts::unpack_cached(cache, hash, &bytes, caps).map_err(|e| e.to_string())
 }
 
 /// Copies the tree `from` to `to` (made), files with their permissions; nothing else is in an

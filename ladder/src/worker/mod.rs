@@ -4,6 +4,7 @@
 //! reasons (an artifact it cannot fetch, the referee failing) is given back, never reported as
 //! a bot's fault; a job whose lease it loses is abandoned, its processes stopped.
 
+mod build;
 mod cache;
 mod heartbeat;
 mod play;
@@ -155,6 +156,8 @@ async fn one_job(
 pub(crate) enum Report {
     /// A match's.
     Match(crate::api::wire::MatchResultBody),
+    /// A build's.
+    Build(crate::api::wire::BuildResultBody),
 }
 
 impl Report {
@@ -164,6 +167,7 @@ impl Report {
         for attempt in 0.. {
             let sent = match self {
                 Report::Match(body) => client.match_result(job, body).await.map(drop),
+                Report::Build(body) => client.build_result(job, body).await.map(drop),
             };
             match sent {
                 Err(ClientError::Unreachable { .. }) if attempt < 8 => {

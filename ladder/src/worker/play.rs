@@ -17,12 +17,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The worker's directories: `cache/` (artifacts, hidden from bots), `jobs/` (each job's log
-/// and stderr: the match's outputs, hidden from bots), `seats/` (each seat's workdir).
+/// and stderr: the match's outputs, hidden from bots), `seats/` (each seat's workdir),
+/// `builds/` (the build in progress).
 #[derive(Clone, Debug)]
 pub(super) struct Dirs {
-    cache: PathBuf,
-    jobs: PathBuf,
-    seats: PathBuf,
+    pub(super) cache: PathBuf,
+    pub(super) jobs: PathBuf,
+    pub(super) seats: PathBuf,
+    pub(super) builds: PathBuf,
 }
 
 impl Dirs {
@@ -34,8 +36,9 @@ impl Dirs {
             cache: dir.join("cache"),
             jobs: dir.join("jobs"),
             seats: dir.join("seats"),
+            builds: dir.join("builds"),
         };
-        for d in [&dirs.cache, &dirs.jobs, &dirs.seats] {
+        for d in [&dirs.cache, &dirs.jobs, &dirs.seats, &dirs.builds] {
             SafeDir::create(d, Privacy::Private).map_err(std::io::Error::other)?;
         }
         Ok(dirs)
@@ -56,7 +59,9 @@ pub(super) async fn perform(
             scratch.remove();
             report.map(Report::Match)
         }
-        JobSpec::Build(_) => Err("this worker cannot build yet".into()),
+        JobSpec::Build(spec) => super::build::build(client, dirs, job, spec)
+            .await
+            .map(Report::Build),
     }
 }
 
@@ -112,7 +117,7 @@ async fn play(
     for (i, seat) in spec.seats.iter().enumerate() {
         let mut bot = seat.bot.spec(None).map_err(|e| e.to_string())?;
         if let Some(hash) = &seat.artifact {
-            let unpacked = ensure(client, &dirs.cache, hash).await?;
+            let unpacked = ensure(client, &dirs.cache, hash, &claimed.build).await?;
             let workdir = scratch_seats.seat(i);
             copy_tree(&unpacked, &workdir)
                 .map_err(|e| format!("cannot copy artifact {hash} for seat {i}: {e}"))?;
@@ -138,7 +143,7 @@ async fn play(
             policy: spec.policy,
             process: ProcessPolicy {
                 sandbox: spec.sandbox,
-                hide: vec![dirs.cache.clone(), dirs.jobs.clone()],
+                hide: vec![dirs.cache.clone(), dirs.jobs.clone(), dirs.builds.clone()],
                 ..ProcessPolicy::default()
             },
             outputs: vec![scratch.job.clone()],

@@ -13,10 +13,9 @@ pub fn bytes_of(lang: &str, path: &str, base: &Path) -> Result<Vec<u8>, Failure>
     }
     let full = base.join(path);
     if full.is_dir() {
-        return Err(Failure::usage(format!(
-            "{}: submitting a directory is not supported yet; submit a file",
-            full.display()
-        )));
+        // Packed here as the server stores sources: the same files give the same hash.
+        return ladder::artifacts::pack_dir(&full)
+            .map_err(|e| Failure::usage(format!("{}: {e}", full.display())));
     }
     std::fs::read(&full).map_err(|e| Failure::usage(format!("{}: {e}", full.display())))
 }

@@ -31,8 +31,8 @@ pub fn starters() -> Vec<Starter> {
                         game,
                         language,
                         files: RUST_STARTER.to_vec(),
-                        build: Some("cargo build --release"),
-                        command: "target/release/random-starter".to_string(),
+                        build: language.recipe().build,
+                        command: language.recipe().run_command("random-starter"),
                     });
                 }
                 continue;
@@ -56,8 +56,8 @@ pub fn starters() -> Vec<Starter> {
                     files: std::iter::once(main)
                         .chain(convention.shared.iter().cloned())
                         .collect(),
-                    build: convention.build,
-                    command: convention.run.replace("{file}", file),
+                    build: language.recipe().build,
+                    command: language.recipe().run_command(file),
                 }
             }));
         }

@@ -1,5 +1,5 @@
 //! The languages of starter bots and their conventions: which directory and extension are
-//! whose, the name each takes in the bot's directory, how it is built and run.
+//! whose, the name each takes in the bot's directory, (how it is built and run: `recipe.rs`).
 
 use super::files::{GO_SHARED, JAVA_SHARED, StarterFile};
 
@@ -20,8 +20,9 @@ pub enum Language {
     Go,
 }
 
-/// How a language's sample bots become starters: where they are, what they are called in the
-/// bot's directory, and how they are built and run there.
+/// How a language's sample bots become starters: where they are and what they are called in the
+/// bot's directory (how they are built and run there is the language's
+/// [`Recipe`](super::Recipe)).
 pub(super) struct Convention {
     /// Its directory under `sample-bots/`.
     pub(super) dir: &'static str,
@@ -33,10 +34,6 @@ pub(super) struct Convention {
     pub(super) shared: &'static [StarterFile],
     /// Whether the starter is a script made executable.
     pub(super) executable: bool,
-    /// The command that builds it, if any.
-    pub(super) build: Option<&'static str>,
-    /// The command that runs it; `{file}` stands for its name in the bot's directory.
-    pub(super) run: &'static str,
     /// What it needs, for its README.
     pub(super) needs: &'static str,
 }
@@ -66,14 +63,12 @@ impl Language {
 
     /// How its starters are made from `sample-bots/`, for all but Rust's one crate.
     pub(super) fn convention(self) -> Option<Convention> {
-        let script = |dir, extension, interpreter, needs| Convention {
+        let script = |dir, extension, needs| Convention {
             dir,
             extension,
             file: None,
             shared: &[],
             executable: true,
-            build: None,
-            run: interpreter,
             needs,
         };
         Some(match self {
@@ -81,23 +76,15 @@ impl Language {
             Language::Python => script(
                 "python",
                 "py",
-                "python3 {file}",
                 "It needs Python 3 and its standard library only.",
             ),
-            Language::JavaScript => script(
-                "javascript",
-                "js",
-                "node {file}",
-                "It needs Node.js and no package.",
-            ),
+            Language::JavaScript => script("javascript", "js", "It needs Node.js and no package."),
             Language::Java => Convention {
                 dir: "java",
                 extension: "java",
                 file: Some("Bot.java"),
                 shared: JAVA_SHARED,
                 executable: false,
-                build: Some("javac -d build Bot.java Json.java"),
-                run: "java -cp build Bot",
                 needs: "It needs a JDK, 17 or later (`apt install default-jdk-headless`), and no \
                         library: Json.java, beside it, is a small JSON reader and writer.",
             },
@@ -107,8 +94,6 @@ impl Language {
                 file: Some("bot.cpp"),
                 shared: &[],
                 executable: false,
-                build: Some("g++ -std=c++17 -O2 -Wall -o bot bot.cpp"),
-                run: "./bot",
                 needs: "It needs g++ (C++17) and the JSON library nlohmann/json, Debian's \
                         nlohmann-json3-dev (`apt install g++ nlohmann-json3-dev`).",
             },
@@ -118,8 +103,6 @@ impl Language {
                 file: Some("main.go"),
                 shared: GO_SHARED,
                 executable: false,
-                build: Some("go build -o bot ."),
-                run: "./bot",
                 needs: "It needs Go 1.19 or later (`apt install golang-go`) and its standard \
                         library only.",
             },

@@ -9,6 +9,7 @@ mod catalogue;
 mod error;
 mod files;
 mod language;
+mod recipe;
 #[cfg(test)]
 mod tests;
 mod writing;
@@ -17,3 +18,4 @@ pub use catalogue::{Starter, starter, starters};
 pub use error::NewBotError;
 pub use files::StarterFile;
 pub use language::Language;
+pub use recipe::Recipe;

@@ -95,3 +95,19 @@ fn nothing_is_overwritten() {
     ));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn every_language_is_found_by_its_name_and_its_recipe_is_its_starters() {
+    for language in Language::ALL {
+        assert_eq!(Language::from_name(language.name()), Some(language));
+        let recipe = language.recipe();
+        assert!(
+            recipe.main.ends_with(recipe.extension) || language == Language::Rust,
+            "{recipe:?}"
+        );
+        for starter in starters().iter().filter(|s| s.language == language) {
+            assert_eq!(starter.build, recipe.build);
+        }
+    }
+    assert_eq!(Language::from_name("cobol"), None);
+}
