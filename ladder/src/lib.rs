@@ -7,5 +7,6 @@
 //! The store ([`store`]) is the one place that knows SQL; everything else asks it.
 
 pub mod config;
+pub mod reproduce;
 pub mod spec;
 pub mod store;
