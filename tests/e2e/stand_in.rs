@@ -12,6 +12,11 @@ use std::path::Path;
 /// `referee match` of Vabanque with seed 7: the Python random bot, `b` and the built-in random
 /// bot, into the log `log`.
 fn vabanque(b: &str, log: &Path) -> Vec<Value> {
+    vabanque_limited(b, log, LIMIT_MS)
+}
+
+/// [`vabanque`] with the decision limit `limit_ms`.
+fn vabanque_limited(b: &str, log: &Path, limit_ms: &str) -> Vec<Value> {
     let a = format!(
         "a=python3 {}",
         file("sample-bots/python/vabanque_random.py")
@@ -19,7 +24,7 @@ fn vabanque(b: &str, log: &Path) -> Vec<Value> {
     played_log(
         referee()
             .args(["match", "--game", "vabanque", "--seed", "7"])
-            .args(["--time-limit-ms", LIMIT_MS, "--log", log.to_str().unwrap()])
+            .args(["--time-limit-ms", limit_ms, "--log", log.to_str().unwrap()])
             .args(["--bot", &a, "--bot", b, "--bot", "c=builtin:random"]),
         log,
     )
@@ -36,6 +41,14 @@ fn decisions(log: &[Value]) -> Vec<(Value, Value, Value)> {
                 r["substituted"].clone(),
             )
         })
+        .collect()
+}
+
+/// Each fault of a log: its decision, its seat and its kind.
+fn faults(log: &[Value]) -> Vec<(Value, Value, Value)> {
+    log.iter()
+        .filter(|r| r["type"] == "fault")
+        .map(|r| (r["n"].clone(), r["seat"].clone(), r["fault"].clone()))
         .collect()
 }
 
@@ -98,6 +111,44 @@ fn a_stand_in_plays_its_seat_as_recorded_and_says_where_the_match_parted_from_it
         .nth(2)
         .unwrap();
     assert_eq!(fault["n"], third["n"]);
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+#[test]
+fn a_stand_in_makes_the_recorded_faults_again() {
+    let base = temp_dir("stand-in-faults");
+    let referee_bin = bin("referee");
+    // Each test bot's faults: malformed lines, illegal actions, actions of the wrong shape,
+    // replies to another id, a crash after five turns, a first reply too late.
+    for bot in [
+        "garbage.py",
+        "illegal.py",
+        "wrong_shape.py",
+        "wrong_id.py",
+        "crasher.py",
+        "slow_once.py 3",
+    ] {
+        let name = bot.split('.').next().unwrap();
+        let command = format!("b=python3 {}", file(&format!("tests/bots/{bot}")));
+        let recorded = vabanque_limited(
+            &command,
+            &base.join(format!("{name}.jsonl")),
+            SHORT_LIMIT_MS,
+        );
+        assert!(!faults(&recorded).is_empty(), "{bot} made no fault");
+        let steps = base.join(format!("{name}-b.jsonl"));
+        script(&recorded, usize::MAX, &steps);
+        let stand_in = format!("b={} stand-in {}", referee_bin.display(), steps.display());
+        let again = vabanque_limited(
+            &stand_in,
+            &base.join(format!("{name}-again.jsonl")),
+            SHORT_LIMIT_MS,
+        );
+        assert_eq!(faults(&again), faults(&recorded), "{bot}");
+        assert_eq!(decisions(&again), decisions(&recorded), "{bot}");
+        let end = |log: &[Value]| log.last().unwrap()["ranks"].clone();
+        assert_eq!(end(&again), end(&recorded), "{bot}");
+    }
     let _ = std::fs::remove_dir_all(&base);
 }
 

@@ -43,6 +43,9 @@ pub enum ReproduceError {
         /// What failed.
         error: std::io::Error,
     },
+    /// The running program's path, which the stand-ins run, cannot be found.
+    #[error("cannot find the referee program to run the stand-ins: {0}")]
+    Referee(std::io::Error),
     /// The game is not one this referee has.
     #[error(transparent)]
     Game(#[from] engine::UnknownGame),

@@ -106,10 +106,7 @@ impl Reproduction {
 /// # Errors
 /// [`ReproduceError`] as [`reproduce`], or a bundle that cannot be read.
 pub async fn reproduce_dir(dir: &Path) -> Result<Reproduction, ReproduceError> {
-    let options = ReproduceOptions::this_referee().map_err(|error| ReproduceError::Workdir {
-        path: PathBuf::from("the referee program"),
-        error,
-    })?;
+    let options = ReproduceOptions::this_referee().map_err(ReproduceError::Referee)?;
     reproduce(&Bundle::read(dir)?, dir, &options).await
 }
 
