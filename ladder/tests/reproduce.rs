@@ -23,6 +23,7 @@ async fn every_way(game: &str) {
         .unwrap();
     assert_eq!(again.seats, vec![Played::Artifact; 3]);
     assert!(again.sandbox.starts_with("bots run "), "{}", again.sandbox);
+    assert_eq!(again.other_referee, None);
     assert!(again.same_result, "{game}: {:?}", again.first_difference);
     assert_eq!(again.record.scores, recorded.record.scores);
     assert_eq!(bundle.seats.len(), 3);

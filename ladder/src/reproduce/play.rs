@@ -32,7 +32,8 @@ pub const STAND_IN_SCRIPT: &str = "stand-in.jsonl";
 /// How a reproduction runs, besides what its bundle says.
 #[derive(Clone, Debug)]
 pub struct ReproduceOptions {
-    /// The `referee` program the stand-ins run (`referee stand-in FILE`).
+    /// The `referee` program the stand-ins run (`referee stand-in FILE`; a relative path is
+    /// found from the current directory).
     pub referee: PathBuf,
     /// The sandbox, when this machine needs another than the recorded one (`None`: the
     /// spec's).
@@ -83,6 +84,9 @@ pub struct Reproduction {
     pub first_difference: Option<FirstDifference>,
     /// How each seat was played, by seat.
     pub seats: Vec<Played>,
+    /// The version of the referee that recorded the match, when it is not this one's
+    /// ([`crate::spec::REFEREE_VERSION`]): a difference may then be the referee's.
+    pub other_referee: Option<String>,
     /// Which sandbox the bot processes ran in, in one line
     /// ([`referee::policy::BotProcesses::sandbox`]).
     pub sandbox: String,
@@ -131,6 +135,7 @@ pub async fn reproduce(
         path: dir.to_path_buf(),
         error,
     })?;
+    let referee_program = std::path::absolute(&options.referee).map_err(ReproduceError::Referee)?;
     let run = dir.join(RUN_DIR);
     fresh_dir(&run)?;
     let mut bots = Vec::with_capacity(bundle.seats.len());
@@ -141,7 +146,7 @@ pub async fn reproduce(
             source,
             &dir,
             &run,
-            &options.referee,
+            &referee_program,
         )?);
     }
     let stderr_dir = match &options.stderr_dir {
@@ -197,6 +202,8 @@ pub async fn reproduce(
             })
             .collect(),
         sandbox: processes.sandbox,
+        other_referee: (bundle.spec.referee != crate::spec::REFEREE_VERSION)
+            .then(|| bundle.spec.referee.clone()),
         record,
     })
 }
