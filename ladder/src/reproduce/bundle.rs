@@ -247,3 +247,7 @@ fn read_log(dir: &SafeDir) -> Result<Vec<LogRecord>, ReproduceError> {
 fn json<T: Serialize>(value: &T) -> Vec<u8> {
     serde_json::to_vec(value).expect("the bundle's types serialize")
 }
+
+#[cfg(test)]
+#[path = "bundle_tests.rs"]
+mod tests;

@@ -13,6 +13,8 @@
 mod bundle;
 mod error;
 mod play;
+#[cfg(test)]
+mod test_fixtures;
 mod visible;
 mod workdirs;
 
