@@ -15,6 +15,7 @@ pub mod build;
 pub mod client;
 pub mod config;
 pub mod ratings;
+pub mod reproduce;
 pub mod server;
 pub mod service;
 pub mod spec;

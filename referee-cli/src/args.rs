@@ -52,6 +52,29 @@ pub enum Command {
     /// The other end of the pipe benchmark (answers each line with a 30-byte line).
     #[command(hide = true)]
     BenchPong,
+    /// A bot that replays one seat's actions of a recorded match (a ladder's reproduction
+    /// seats it for a bot whose code the caller may not have).
+    ///
+    /// It speaks the protocol on its standard input and output like any bot
+    /// (docs/ladder-reproduce.md). FILE is its script, JSON lines, one step of the seat a line,
+    /// in order: {"phase":P,"action":A} (the action the seat replied), {"phase":P,"fault":F} (a
+    /// fault it made instead, made again where a bot can: a timeout by not answering, a
+    /// malformed line, and so on) or {"at":"start"|"end","fault":F} (a fault outside its
+    /// turns).
+    ///
+    /// Exit codes: 0 at the end of its input or on goodbye; 1 where the recorded bot's process
+    /// ended (an exited fault made again); 2 for a script that cannot be read; 3 when the
+    /// referee asks for a decision the script does not have (the match played again has parted
+    /// from the recorded one; its standard error says at which turn).
+    StandIn(StandInArgs),
+}
+
+/// `referee stand-in`.
+#[derive(Debug, Args)]
+pub struct StandInArgs {
+    /// The seat's script (JSON lines; written by the ladder's reproduction).
+    #[arg(value_name = "FILE")]
+    pub script: PathBuf,
 }
 
 /// `referee bench`.

@@ -25,6 +25,7 @@ mod report_cmd;
 mod rerun_cmd;
 mod rerun_difference;
 mod run_plan;
+mod stand_in_cmd;
 mod standings;
 mod tournament_cmd;
 mod tournament_config;
@@ -159,6 +160,7 @@ fn dispatch(cli: args::Cli) -> anyhow::Result<ExitCode> {
         args::Command::Check(args) => check_cmd::run(args)?,
         args::Command::NewBot(args) => new_bot_cmd::run(args)?,
         args::Command::Ladder(args) => ladder_cmd::run(args)?,
+        args::Command::StandIn(args) => stand_in_cmd::run(args)?,
         args::Command::BenchPong => {
             referee::bench::pipe::pong()?;
             ExitCode::Success

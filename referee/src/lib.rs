@@ -21,6 +21,7 @@ pub mod runner;
 pub mod safe_fs;
 pub mod schema;
 pub mod seat;
+pub mod stand_in;
 pub mod starters;
 pub mod tournament;
 pub mod untrusted;

@@ -5,7 +5,7 @@
 use crate::util::*;
 
 /// The commands whose output the docs must show as it is, by their arguments.
-const FIXED: &[&[&str]] = &[&["games"]];
+const FIXED: &[&[&str]] = &[&["games"], &["stand-in", "--help"]];
 
 /// Each `console` block of `text`: its first line (the command, after `$ `) and the lines
 /// after it up to the next `$ ` or the end of the block (the output).

@@ -52,6 +52,7 @@ mod rerun_trust;
 mod runtimes;
 mod sandbox;
 mod schema;
+mod stand_in;
 mod stderr_budget;
 mod strength;
 mod terminal_text;

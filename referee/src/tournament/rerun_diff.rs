@@ -209,7 +209,6 @@ impl RecordedLog {
     /// id, seed and players, and its end's scores and ranks. A log that is not (an edited or swapped file) cannot be
     /// compared: a difference found in it would be blamed on the bots.
     pub fn read(dir: &SafeDir, id: u64, recorded: &crate::runner::MatchRecord) -> Self {
-        let seed = recorded.seed;
         let name = format!("{id}.jsonl");
         let logs = match dir.subdir(LOGS_DIR) {
             Ok(Some(logs)) => logs,
@@ -251,36 +250,26 @@ impl RecordedLog {
                     ));
                 }
             };
-            if let LogRecord::Header {
-                seed: logged,
-                match_id,
-                players,
-                ..
-            } = &record
-            {
-                let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
-                if *logged != seed || *match_id != recorded.match_id || names != recorded.players {
-                    return RecordedLog::Unreadable(format!(
-                        "{}: the log of another match (match {match_id}, seed {logged}, players {}, where this one is match {}, seed {seed}, players {})",
-                        path.display(),
-                        names.join(", "),
-                        recorded.match_id,
-                        recorded.players.join(", ")
-                    ));
-                }
-            }
-            if let LogRecord::Result { scores, ranks, .. } = &record
-                && (scores, ranks) != (&recorded.scores, &recorded.ranks)
-            {
-                return RecordedLog::Unreadable(format!(
-                    "{}: its end is not the recorded result (scores {scores:?}, ranks {ranks:?}, where matches.jsonl has {:?} and {:?})",
-                    path.display(),
-                    recorded.scores,
-                    recorded.ranks
-                ));
+            if let Some(why) = not_of_the_match(&record, recorded) {
+                return RecordedLog::Unreadable(format!("{}: {why}", path.display()));
             }
             if compared(&record) {
                 steps.push(record);
+            }
+        }
+        RecordedLog::Kept(steps)
+    }
+
+    /// The log of the match `recorded` from its records (every record, in order: a log played
+    /// into memory, or read by the caller), checked as [`RecordedLog::read`] checks a file.
+    pub fn from_records(records: &[LogRecord], recorded: &crate::runner::MatchRecord) -> Self {
+        let mut steps = Vec::new();
+        for record in records {
+            if let Some(why) = not_of_the_match(record, recorded) {
+                return RecordedLog::Unreadable(why);
+            }
+            if compared(record) {
+                steps.push(record.clone());
             }
         }
         RecordedLog::Kept(steps)
@@ -290,6 +279,40 @@ impl RecordedLog {
     pub fn is_kept(&self) -> bool {
         matches!(self, RecordedLog::Kept(_))
     }
+}
+
+/// Why `record` is not a record of the log of the match `recorded`: a header of another match
+/// (its match id, seed or players), or an end that is not the recorded result. A log that is
+/// not that match's (an edited or swapped file) cannot be compared: a difference found in it
+/// would be blamed on the bots.
+fn not_of_the_match(record: &LogRecord, recorded: &crate::runner::MatchRecord) -> Option<String> {
+    let seed = recorded.seed;
+    if let LogRecord::Header {
+        seed: logged,
+        match_id,
+        players,
+        ..
+    } = record
+    {
+        let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
+        if *logged != seed || *match_id != recorded.match_id || names != recorded.players {
+            return Some(format!(
+                "the log of another match (match {match_id}, seed {logged}, players {}, where this one is match {}, seed {seed}, players {})",
+                names.join(", "),
+                recorded.match_id,
+                recorded.players.join(", ")
+            ));
+        }
+    }
+    if let LogRecord::Result { scores, ranks, .. } = record
+        && (scores, ranks) != (&recorded.scores, &recorded.ranks)
+    {
+        return Some(format!(
+            "its end is not the recorded result (scores {scores:?}, ranks {ranks:?}, where matches.jsonl has {:?} and {:?})",
+            recorded.scores, recorded.ranks
+        ));
+    }
+    None
 }
 
 /// How the match played again compares with its recorded log.
@@ -335,14 +358,19 @@ pub fn compare(recorded: &RecordedLog, now: &[LogRecord], bots: &[String]) -> Lo
         .or_else(|| now_step.and_then(decision_of));
     let seat = seat_of(first).or_else(|| now_step.and_then(seat_of));
     // The decision's seat and phase: the logs agree on everything before it, so the game
-    // asked the same seat in the same phase in both.
+    // asked the same seat in the same phase in both — unless the match was played again with
+    // another deal (a reproduction's doctored seed), where the seat named, the recorded
+    // record's, is the one the recorded log asked.
     let deciding = decision.and_then(|n| {
-        now.iter().copied().chain(steps).find_map(|r| match r {
-            LogRecord::Action {
-                n: m, seat, phase, ..
-            } if *m == n => Some((*seat, phase.clone())),
-            _ => None,
-        })
+        steps
+            .iter()
+            .chain(now.iter().copied())
+            .find_map(|r| match r {
+                LogRecord::Action {
+                    n: m, seat, phase, ..
+                } if *m == n => Some((*seat, phase.clone())),
+                _ => None,
+            })
     });
     let (turn, phase) = match (decision, seat) {
         (Some(n), Some(seat)) => {

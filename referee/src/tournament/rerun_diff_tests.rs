@@ -134,3 +134,24 @@ fn without_a_recorded_log_nothing_is_compared() {
         LogComparison::Unreadable { why: "why".into() }
     );
 }
+
+#[test]
+fn with_another_deal_the_difference_is_the_recorded_seats_turn() {
+    // Another first player: seat 2 decides first now, where seat 1 did.
+    let recorded = RecordedLog::Kept(vec![action(0, 1, 2), action(1, 2, 3)]);
+    let now = [action(0, 2, 6), action(1, 0, 3)];
+    let bots = ["a".to_string(), "b".into(), "c".into()];
+    let LogComparison::Differs(first) = compare(&recorded, &now, &bots) else {
+        panic!("they differ")
+    };
+    assert_eq!(
+        (
+            first.seat,
+            first.bot.as_deref(),
+            first.turn,
+            first.phase.as_deref(),
+            first.decision
+        ),
+        (Some(1), Some("b"), Some(1), Some("chip"), Some(0))
+    );
+}
