@@ -7,5 +7,8 @@
 //! The store ([`store`]) is the one place that knows SQL; everything else asks it.
 
 pub mod config;
+pub mod export;
+pub mod matchmaker;
+pub mod ratings;
 pub mod spec;
 pub mod store;

@@ -12,8 +12,9 @@
 //! match can be replayed alone with `referee match`.
 
 pub mod candidate;
-mod combinations;
+pub mod combinations;
 mod gauntlet;
+mod ladder;
 pub mod own_standings;
 mod registry;
 mod round_robin;
@@ -32,7 +33,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::ops::RangeInclusive;
 
+pub use combinations::Combinations;
 pub use gauntlet::Gauntlet;
+pub use ladder::Ladder;
 pub use own_standings::FormatStandings;
 pub use round_robin::RoundRobin;
 pub use sampled::Sampled;
@@ -103,6 +106,14 @@ pub trait Format: Send + Sync {
     /// The seats of each match, by id, for a format whose matches do not all seat
     /// `spec.players` (`None`: they all do). A result read back is checked against it.
     fn seats(&self, _spec: &ScheduleSpec) -> Option<BTreeMap<u64, usize>> {
+        None
+    }
+
+    /// The seats any one result may have, for a format whose tables vary in size without a
+    /// schedule saying which (the ladder's: from the game's `smallest` to the recorded
+    /// `players`); `None` when each match seats what [`Format::seats`] or the player count
+    /// says.
+    fn seat_range(&self, _smallest: usize, _players: usize) -> Option<RangeInclusive<usize>> {
         None
     }
 
