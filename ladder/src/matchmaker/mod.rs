@@ -22,6 +22,8 @@
 
 mod choose;
 #[cfg(test)]
+mod simulation;
+#[cfg(test)]
 mod tests;
 
 use crate::config::MatchmakingSettings;
