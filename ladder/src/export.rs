@@ -4,24 +4,26 @@
 //! and `merge` read it and a class's final standings are the tournament's own code.
 //!
 //! - `tournament.json`: the game, its options, the fault limit and policy of the matches, the
-//!   versions that played as the bots (seat names `BOT.vN`, by version id), `players` the
-//!   largest table, `matches` one more than the largest match id, `seed` 0 (every match's own
-//!   seed is in its record) and `duplicate` whether a group holds more than one match;
+//!   versions that played as the bots (seat names `BOT.vN`, by version id), and from the
+//!   ladder ([`Ladder`]): `players` its largest table, `matches` one past its last match id
+//!   (a window is a shard of the ladder's matches so far), its `seed` (every match's own seed
+//!   is in its record) and `duplicate`;
 //! - `matches.jsonl`: each match's record, under its id and group, in id order;
 //! - `stderr/BOT.vN.ID.stderr`: what each seat's process wrote during match ID (one file per
 //!   match and seat, its range the whole file), where given;
 //! - `logs/ID.jsonl`: each match's log, where given.
 //!
 //! The directory holds every seat's stderr and the logs' hidden information: it is the
-//! admin's. Two exports merge (`referee merge`) when their identities agree, as two shards of
-//! a tournament do: the same versions, game, options and policy.
+//! admin's. Two windows merge (`referee merge`) when their identities agree, as two shards of
+//! a tournament do: exported with the same [`Ladder`], the same versions having played in
+//! each.
 
 use crate::spec::MatchSpec;
 use referee::runner::MatchRecord;
 use referee::safe_fs::{FileError, Privacy, SafeDir, is_plain_name};
 use referee::tournament::bounds::{BadResult, ResultCheck};
 use referee::tournament::results::{
-    LOGS_DIR, MatchResult, MetaBot, ResultsError, ResultsFile, STDERR_DIR, StderrRange,
+    LOGS_DIR, META_FILE, MatchResult, MetaBot, ResultsError, ResultsFile, STDERR_DIR, StderrRange,
     TournamentMeta,
 };
 use referee::tournament::{FormatSpec, ScheduleKind};
@@ -44,6 +46,19 @@ pub struct ExportedMatch {
     pub log: Option<Vec<u8>>,
     /// What seats' processes wrote to stderr during it, by seat name.
     pub stderr: Vec<(String, Vec<u8>)>,
+}
+
+/// What the export says of the ladder the window is taken from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ladder {
+    /// Its largest table (`max_players`).
+    pub players: usize,
+    /// One past its last match id: the size of the "schedule" the window is a shard of.
+    pub matches: u64,
+    /// Its seed.
+    pub seed: u64,
+    /// Whether its tables are duplicate groups.
+    pub duplicate: bool,
 }
 
 /// What an export wrote.
@@ -94,6 +109,9 @@ pub enum ExportError {
         /// The name given.
         seat: String,
     },
+    /// A match of more seats than the ladder's largest table, or an id past its last.
+    #[error("match {0} is beyond the ladder's largest table or its last match")]
+    Beyond(u64),
     /// A record the results file would not read back.
     #[error("match {id}: {message}")]
     Record {
@@ -102,7 +120,10 @@ pub enum ExportError {
         /// What is wrong.
         message: String,
     },
-    /// The output directory cannot be written, or already holds results.
+    /// The output directory already holds a tournament.
+    #[error("{} already holds a tournament: export into a new directory", .0.display())]
+    Exists(std::path::PathBuf),
+    /// The output directory cannot be written.
     #[error(transparent)]
     Results(#[from] ResultsError),
 }
@@ -113,22 +134,29 @@ impl From<FileError> for ExportError {
     }
 }
 
-/// Writes `matches` (any order) as a tournament results directory at `out` (made if missing,
-/// private; refused if it already holds results).
+/// Writes `matches` (any order), a window of `ladder`, as a tournament results directory at
+/// `out` (made if missing, private; refused if it already holds results).
 ///
 /// # Errors
 /// [`ExportError`] for an empty or inconsistent window, or a directory that cannot be
 /// written.
-pub fn export(matches: &[ExportedMatch], out: &Path) -> Result<Exported, ExportError> {
+pub fn export(
+    matches: &[ExportedMatch],
+    ladder: &Ladder,
+    out: &Path,
+) -> Result<Exported, ExportError> {
     let mut ordered: Vec<&ExportedMatch> = matches.iter().collect();
     ordered.sort_by_key(|m| m.id);
-    let meta = meta(&ordered)?;
+    let meta = meta(&ordered, ladder)?;
     let check = ResultCheck::new(&meta);
     let results: Vec<MatchResult> = ordered
         .iter()
         .map(|m| result(m, &check))
         .collect::<Result<_, _>>()?;
     let dir = SafeDir::create(out, Privacy::Private)?;
+    if dir.holds(META_FILE)? {
+        return Err(ExportError::Exists(out.to_path_buf()));
+    }
     let (mut file, _) = ResultsFile::open(&dir, &meta, false)?;
     let stderr_dir = dir.make_subdir(STDERR_DIR)?;
     let mut written = Exported {
@@ -154,7 +182,7 @@ pub fn export(matches: &[ExportedMatch], out: &Path) -> Result<Exported, ExportE
 }
 
 /// The identity of the window: the first match's settings, which every other must share.
-fn meta(ordered: &[&ExportedMatch]) -> Result<TournamentMeta, ExportError> {
+fn meta(ordered: &[&ExportedMatch], ladder: &Ladder) -> Result<TournamentMeta, ExportError> {
     let first = ordered.first().ok_or(ExportError::Empty)?;
     let mut bots: BTreeMap<(i64, String), MetaBot> = BTreeMap::new();
     let mut previous: Option<u64> = None;
@@ -163,6 +191,9 @@ fn meta(ordered: &[&ExportedMatch]) -> Result<TournamentMeta, ExportError> {
             return Err(ExportError::TwiceGiven(m.id));
         }
         previous = Some(m.id);
+        if m.id >= ladder.matches || m.spec.seats.len() > ladder.players {
+            return Err(ExportError::Beyond(m.id));
+        }
         let (a, b) = (&first.spec, &m.spec);
         let mixed = [
             ("game", a.game == b.game),
@@ -192,24 +223,16 @@ fn meta(ordered: &[&ExportedMatch]) -> Result<TournamentMeta, ExportError> {
             }
         }
     }
-    let mut groups: BTreeMap<u64, u32> = BTreeMap::new();
-    for m in ordered {
-        *groups.entry(m.group).or_default() += 1;
-    }
     Ok(TournamentMeta {
         game: first.spec.game.clone(),
         options: first.spec.options.clone(),
         bots: bots.into_values().collect(),
-        players: ordered
-            .iter()
-            .map(|m| m.spec.seats.len())
-            .max()
-            .unwrap_or(0),
+        players: ladder.players,
         format: FormatSpec::from(ScheduleKind::Ladder),
         candidate: None,
-        matches: ordered.last().map_or(0, |m| m.id.saturating_add(1)),
-        seed: 0,
-        duplicate: groups.values().any(|&n| n > 1),
+        matches: ladder.matches,
+        seed: ladder.seed,
+        duplicate: ladder.duplicate,
         max_faults: first.spec.max_faults,
         policy: first.spec.policy,
     })

@@ -25,6 +25,7 @@ mod faulty_tournament;
 mod grades;
 mod hostile_results;
 mod huge_numbers;
+mod ladder_export;
 mod leaderboard;
 mod leaderboard_notes;
 mod lifecycle;
