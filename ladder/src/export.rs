@@ -5,7 +5,8 @@
 //!
 //! - `tournament.json`: the game, its options, the fault limit and policy of the matches, the
 //!   versions that played as the bots (seat names `BOT.vN`, by version id), and from the
-//!   ladder ([`Ladder`]): `players` its largest table, `matches` one past its last match id
+//!   ladder ([`Ladder`]): `players` its largest table (fewer if fewer versions played),
+//!   `matches` one past its last match id
 //!   (a window is a shard of the ladder's matches so far), its `seed` (every match's own seed
 //!   is in its record) and `duplicate`;
 //! - `matches.jsonl`: each match's record, under its id and group, in id order;
@@ -21,7 +22,7 @@
 use crate::spec::MatchSpec;
 use referee::runner::MatchRecord;
 use referee::safe_fs::{FileError, Privacy, SafeDir, is_plain_name};
-use referee::tournament::bounds::{BadResult, ResultCheck};
+use referee::tournament::bounds::{BadResult, ResultCheck, check_meta};
 use referee::tournament::results::{
     LOGS_DIR, META_FILE, MatchResult, MetaBot, ResultsError, ResultsFile, STDERR_DIR, StderrRange,
     TournamentMeta,
@@ -109,6 +110,9 @@ pub enum ExportError {
         /// The name given.
         seat: String,
     },
+    /// A window whose identity the results file would refuse (a game this referee lacks…).
+    #[error("the window cannot be a tournament: {0}")]
+    Identity(String),
     /// A match of more seats than the ladder's largest table, or an id past its last.
     #[error("match {0} is beyond the ladder's largest table or its last match")]
     Beyond(u64),
@@ -223,11 +227,13 @@ fn meta(ordered: &[&ExportedMatch], ladder: &Ladder) -> Result<TournamentMeta, E
             }
         }
     }
-    Ok(TournamentMeta {
+    let field = bots.len();
+    let meta = TournamentMeta {
         game: first.spec.game.clone(),
         options: first.spec.options.clone(),
         bots: bots.into_values().collect(),
-        players: ladder.players,
+        // A window of fewer versions than the largest table seats no more than them.
+        players: ladder.players.min(field),
         format: FormatSpec::from(ScheduleKind::Ladder),
         candidate: None,
         matches: ladder.matches,
@@ -235,7 +241,10 @@ fn meta(ordered: &[&ExportedMatch], ladder: &Ladder) -> Result<TournamentMeta, E
         duplicate: ladder.duplicate,
         max_faults: first.spec.max_faults,
         policy: first.spec.policy,
-    })
+    };
+    check_meta(&meta)
+        .map_err(|bad| ExportError::Identity(format!("{}: {}", bad.field, bad.message)))?;
+    Ok(meta)
 }
 
 /// The line of `matches.jsonl` of match `m`, checked as `referee leaderboard` will read it.
@@ -286,3 +295,7 @@ fn write(dir: &SafeDir, name: &str, bytes: &[u8]) -> Result<(), ExportError> {
         .write_all(bytes)
         .map_err(|source| ResultsError::Io { path, source }.into())
 }
+
+#[cfg(test)]
+#[path = "export_tests.rs"]
+mod tests;
