@@ -86,7 +86,9 @@ pub struct Request<'a> {
     pub seed: u64,
     /// The group number of the first table (the caller's counter: every table takes the next).
     pub next_group: u64,
-    /// How many tables to plan.
+    /// How many tables to plan (with duplicate play a table is a group of P matches: ask for
+    /// as many as fill the queue's free places, e.g. their number divided by the smallest
+    /// table, rounded up).
     pub tables: usize,
 }
 
