@@ -14,6 +14,8 @@ pub mod auth;
 pub mod build;
 pub mod client;
 pub mod config;
+pub mod export;
+pub mod matchmaker;
 pub mod ratings;
 pub mod reproduce;
 pub mod server;

@@ -65,6 +65,10 @@ pub struct MatchSpec {
     pub sandbox: SandboxMode,
     /// Whether the match counts for the ratings (a challenge's do not).
     pub ranked: bool,
+    /// Its duplicate group: the matches of one group share the deal (the seed), the seats
+    /// rotated.
+    #[serde(default)]
+    pub group: u64,
 }
 
 /// One seat of a match.

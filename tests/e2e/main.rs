@@ -26,6 +26,7 @@ mod grades;
 mod hostile_results;
 mod huge_numbers;
 mod ladder;
+mod ladder_export;
 mod leaderboard;
 mod leaderboard_notes;
 mod lifecycle;

@@ -61,6 +61,7 @@ CREATE TABLE jobs (
     lease_expires_ms BIGINT,
     attempts BIGINT NOT NULL DEFAULT 0,
     requested_by BIGINT REFERENCES accounts (id),
+    deal BIGINT,
     created_ms BIGINT NOT NULL,
     finished_ms BIGINT,
     error TEXT

@@ -61,6 +61,7 @@ CREATE TABLE jobs (
     lease_expires_ms INTEGER,
     attempts INTEGER NOT NULL DEFAULT 0,
     requested_by INTEGER REFERENCES accounts (id),
+    deal INTEGER,
     created_ms INTEGER NOT NULL,
     finished_ms INTEGER,
     error TEXT

@@ -49,6 +49,7 @@ pub fn example_spec() -> MatchSpec {
         policy: FaultPolicy::default(),
         sandbox: SandboxMode::Auto,
         ranked: true,
+        group: 0,
     }
 }
 

@@ -102,22 +102,31 @@ impl Ladder {
                 table.len()
             )));
         }
-        let first = self.store.take("group", 1).await?;
-        let seed = engine::seed::derive(self.config.seed, "ladder-challenge", first as u64);
+        let group = self.store.take("group", 1).await?;
         let now = now_ms();
         let mut jobs = Vec::new();
         let mut first_table = Vec::new();
+        let mut deal_of_round = group;
         for m in 0..request.matches as usize {
-            // Each rotation of the table plays the same deal.
+            // Each rotation of the table plays the same deal; each round a new one.
             let rotation = m % table.len();
-            let round = (m / table.len()) as u64;
+            let round = m / table.len();
             let seats: Vec<&Version> = (0..table.len())
                 .map(|s| &table[(s + rotation) % table.len()])
                 .collect();
             if m == 0 {
                 first_table = seats.iter().map(|v| v.seat_name()).collect();
             }
-            let spec = self.match_spec(&seats, engine::seed::derive(seed, "round", round), false);
+            let deal = if round == 0 {
+                group
+            } else if rotation == 0 {
+                self.store.take("group", 1).await?
+            } else {
+                deal_of_round
+            };
+            deal_of_round = deal;
+            let seed = engine::seed::derive(self.config.seed, "ladder-challenge", deal as u64);
+            let spec = self.match_spec(&seats, seed, false, deal as u64);
             let json =
                 serde_json::to_string(&JobSpec::Match(spec)).map_err(std::io::Error::other)?;
             let id = self
@@ -128,6 +137,7 @@ impl Ladder {
                     CHALLENGE_PRIORITY,
                     Some(caller.id),
                     &[],
+                    Some(deal),
                     now,
                 )
                 .await?;

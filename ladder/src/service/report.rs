@@ -115,7 +115,7 @@ impl Ladder {
                 caller.id,
                 now_ms(),
                 &result,
-                &crate::ratings::rate,
+                &referee::tournament::ratings::updated,
             )
             .await?;
         match finish {

@@ -1,9 +1,11 @@
-//! Keeping matches going: the matchmaker's tables become match jobs, each with everything
-//! needed to play it and to play it again.
+//! Keeping matches going: the matchmaker's tables ([`matchmaker::plan`](crate::matchmaker::plan))
+//! become match jobs, each with everything needed to play it and to play it again.
 
 use super::{Ladder, ServiceError, now_ms};
+use crate::matchmaker::{Candidate, PlannedMatch, RecentTable, Request, plan, sizes};
 use crate::spec::{JobSpec, MatchSpec, REFEREE_VERSION, SeatSpec};
 use crate::store::{JobKind, Version};
+use std::collections::BTreeMap;
 
 impl Ladder {
     /// Queues match jobs until `matchmaking.queue` are waiting or being played (none while
@@ -16,32 +18,93 @@ impl Ladder {
             return Ok(0);
         }
         let pending = self.store.pending_matches().await?;
-        let want = self.config.matchmaking.queue as i64 - pending;
-        if want <= 0 {
+        let free = self.config.matchmaking.queue as i64 - pending;
+        if free <= 0 {
             return Ok(0);
         }
+        let game = engine::GameKind::from_name(&self.config.game)
+            .map_err(|e| ServiceError::BadRequest(e.to_string()))?;
+        let counts = engine::with_game!(game, G => engine::PlayerCounts::of::<G>());
+        let players = self.config.min_players..=self.config.max_players;
+        let smallest = *sizes(&players, &counts).start();
+        let per_table = if self.config.matchmaking.duplicate {
+            smallest
+        } else {
+            1
+        };
+        let tables = (free as usize).div_ceil(per_table.max(1));
         let playable = self.store.playable().await?;
-        let tables = interim_tables(&playable, want as usize, &self.config);
+        let by_id: BTreeMap<i64, &Version> = playable.iter().map(|v| (v.id, v)).collect();
+        let candidates: Vec<Candidate> = playable
+            .iter()
+            .map(|v| Candidate {
+                version: v.id,
+                owner: v.bot.owner.clone(),
+                mu: v.mu,
+                sigma: v.sigma,
+                last_played: v.last_seated,
+                is_new: v.last_seated.is_none(),
+            })
+            .collect();
         let now = now_ms();
-        let mut queued = 0;
-        for table in tables {
-            let group = self.store.take("group", 1).await?;
-            let seed = engine::seed::derive(self.config.seed, "ladder-group", group as u64);
-            let seats: Vec<&Version> = table.iter().map(|&i| &playable[i]).collect();
-            let spec = self.match_spec(&seats, seed, true);
-            let ids: Vec<i64> = seats.iter().map(|v| v.id).collect();
+        let window = (self.config.matchmaking.repeat_s * 1000) as i64;
+        let recent: Vec<RecentTable> = self
+            .store
+            .recent_matches(now - window)
+            .await?
+            .into_iter()
+            .filter_map(|(at, spec)| match serde_json::from_str(&spec) {
+                Ok(JobSpec::Match(spec)) => {
+                    let mut versions: Vec<i64> = spec.seats.iter().map(|s| s.version).collect();
+                    versions.sort_unstable();
+                    Some(RecentTable { versions, at })
+                }
+                _ => None,
+            })
+            .collect();
+        let next_group = self.store.take("group", tables as i64).await? as u64;
+        let planned = plan(&Request {
+            candidates: &candidates,
+            recent: &recent,
+            now,
+            players,
+            counts,
+            settings: &self.config.matchmaking,
+            seed: self.config.seed,
+            next_group,
+            tables,
+        });
+        for PlannedMatch { seats, group, seed } in &planned {
+            let seated: Vec<&Version> = seats
+                .iter()
+                .filter_map(|id| by_id.get(id).copied())
+                .collect();
+            let spec = self.match_spec(&seated, *seed, true, *group);
             let json =
                 serde_json::to_string(&JobSpec::Match(spec)).map_err(std::io::Error::other)?;
             self.store
-                .enqueue(JobKind::Match, &json, 0, None, &ids, now)
+                .enqueue(
+                    JobKind::Match,
+                    &json,
+                    0,
+                    None,
+                    seats,
+                    Some(*group as i64),
+                    now,
+                )
                 .await?;
-            queued += 1;
         }
-        Ok(queued)
+        Ok(planned.len())
     }
 
-    /// The spec of a match of `seats` (in seat order) with `seed`.
-    pub(super) fn match_spec(&self, seats: &[&Version], seed: u64, ranked: bool) -> MatchSpec {
+    /// The spec of a match of `seats` (in seat order) with `seed`, of duplicate group `group`.
+    pub(super) fn match_spec(
+        &self,
+        seats: &[&Version],
+        seed: u64,
+        ranked: bool,
+        group: u64,
+    ) -> MatchSpec {
         MatchSpec {
             referee: REFEREE_VERSION.to_owned(),
             game: self.config.game.clone(),
@@ -63,47 +126,7 @@ impl Ladder {
             policy: self.config.policy,
             sandbox: self.config.sandbox,
             ranked,
+            group,
         }
     }
-}
-
-/// Interim tables (the matchmaking part replaces this): the versions seated least recently
-/// first, never two of one owner at a table, tables of the largest size the field fills.
-fn interim_tables(
-    playable: &[Version],
-    want: usize,
-    config: &crate::config::LadderConfig,
-) -> Vec<Vec<usize>> {
-    let mut order: Vec<usize> = (0..playable.len()).collect();
-    order.sort_by_key(|&i| {
-        (
-            playable[i].last_seated.is_some(),
-            playable[i].last_seated,
-            i,
-        )
-    });
-    let mut tables = Vec::new();
-    let size = config.max_players.min(playable.len());
-    if size < config.min_players {
-        return tables;
-    }
-    let mut start = 0;
-    while tables.len() < want && start < order.len() * 4 {
-        let mut table: Vec<usize> = Vec::new();
-        for k in 0..order.len() {
-            let i = order[(start + k) % order.len()];
-            let owner = &playable[i].bot.owner_id;
-            if !table.iter().any(|&j| &playable[j].bot.owner_id == owner) {
-                table.push(i);
-            }
-            if table.len() == size {
-                break;
-            }
-        }
-        if table.len() >= config.min_players {
-            tables.push(table);
-        }
-        start += size;
-    }
-    tables
 }

@@ -98,7 +98,12 @@ impl Ladder {
         let source_hash = self.artifacts.put(&source)?;
         let (version, new) = self
             .store
-            .add_version(&found, &source_hash, crate::ratings::START, now)
+            .add_version(
+                &found,
+                &source_hash,
+                referee::tournament::ratings::initial(),
+                now,
+            )
             .await?;
         if new {
             self.start_build(&version, &source, builtin, now).await?;
@@ -183,6 +188,7 @@ impl Ladder {
                 BUILD_PRIORITY,
                 Some(version.bot.owner_id),
                 &[],
+                None,
                 now,
             )
             .await?;

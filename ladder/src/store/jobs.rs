@@ -162,17 +162,19 @@ impl Store {
         priority: i64,
         requested_by: Option<i64>,
         seated: &[i64],
+        deal: Option<i64>,
         now: i64,
     ) -> Result<i64, StoreError> {
         let mut tx = self.write().await?;
         let (id,): (i64,) = sqlx::query_as(
-            "INSERT INTO jobs (kind, spec, priority, state, requested_by, created_ms) \
-             VALUES ($1, $2, $3, 'queued', $4, $5) RETURNING id",
+            "INSERT INTO jobs (kind, spec, priority, state, requested_by, deal, created_ms) \
+             VALUES ($1, $2, $3, 'queued', $4, $5, $6) RETURNING id",
         )
         .bind(kind.as_str())
         .bind(spec)
         .bind(priority)
         .bind(requested_by)
+        .bind(deal)
         .bind(now)
         .fetch_one(&mut *tx)
         .await?;
@@ -379,6 +381,21 @@ impl Store {
         .fetch_optional(&self.pool)
         .await?;
         row.as_ref().map(job).transpose()
+    }
+
+    /// Whether a match of duplicate group `deal` is still to be played (queued or leased):
+    /// its deal is then still secret.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`].
+    pub async fn deal_in_play(&self, deal: i64) -> Result<bool, StoreError> {
+        let (count,): (i64,) = sqlx::query_as(
+            "SELECT COUNT(*) FROM jobs WHERE deal = $1 AND state IN ('queued', 'leased')",
+        )
+        .bind(deal)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(count > 0)
     }
 
     /// The match jobs queued or leased (what the matchmaker keeps ahead of the workers).

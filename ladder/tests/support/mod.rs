@@ -147,6 +147,7 @@ pub async fn record(game: &str, seed: u64, dir: &Path) -> Recorded {
         policy: FaultPolicy::default(),
         sandbox: SandboxMode::Auto,
         ranked: true,
+        group: 0,
     };
     // The worker's side: each seat from a working copy of its artifact.
     let work = dir.join("worker");

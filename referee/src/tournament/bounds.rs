@@ -102,12 +102,18 @@ pub struct ResultCheck<'a> {
     meta: &'a TournamentMeta,
     field: BTreeSet<&'a str>,
     seats_by_id: Option<BTreeMap<u64, usize>>,
+    /// The seats any result may have, for a format of tables of varying size.
+    seat_range: Option<std::ops::RangeInclusive<usize>>,
 }
 
 impl<'a> ResultCheck<'a> {
     /// The check of the results of the tournament `meta` describes (checked by [`check_meta`]).
     pub fn new(meta: &'a TournamentMeta) -> Self {
-        let seats_by_id = meta.format.format().seats(&ScheduleSpec {
+        let format = meta.format.format();
+        let smallest = GameKind::from_name(&meta.game).map_or(1, |kind| {
+            *engine::with_game!(kind, G => G::player_counts()).start()
+        });
+        let seats_by_id = format.seats(&ScheduleSpec {
             bots: meta.bots.len(),
             players: meta.players,
             matches: meta.matches,
@@ -119,6 +125,7 @@ impl<'a> ResultCheck<'a> {
             meta,
             field: meta.bots.iter().map(|b| b.name.as_str()).collect(),
             seats_by_id,
+            seat_range: format.seat_range(smallest, meta.players),
         }
     }
 
@@ -150,7 +157,10 @@ impl<'a> ResultCheck<'a> {
             return foreign(format!("no bot is named '{unknown}'"));
         }
         let n = r.players.len();
-        let expected = self.seats(result.id);
+        let expected = match &self.seat_range {
+            Some(range) if range.contains(&n) => n,
+            _ => self.seats(result.id),
+        };
         if n != expected
             || r.scores.len() != n
             || r.ranks.len() != n

@@ -13,7 +13,6 @@ use std::collections::BTreeMap;
 /// Every bot's rating, updated one match at a time.
 pub struct Ratings {
     ratings: Vec<WengLinRating>,
-    config: WengLinConfig,
 }
 
 impl Ratings {
@@ -21,21 +20,17 @@ impl Ratings {
     pub fn new(bots: usize) -> Self {
         Ratings {
             ratings: vec![WengLinRating::new(); bots],
-            config: WengLinConfig::new(),
         }
     }
 
     /// Applies one match: the bots at `seats` (indices) finished at `ranks`.
     pub fn apply(&mut self, seats: &[usize], ranks: &[u32]) {
-        let teams: Vec<[WengLinRating; 1]> = seats.iter().map(|&b| [self.ratings[b]]).collect();
-        let outcome: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
-            .iter()
-            .zip(ranks)
-            .map(|(team, &rank)| (&team[..], MultiTeamOutcome::new(rank as usize)))
-            .collect();
-        let updated = weng_lin_multi_team(&outcome, &self.config);
-        for (&b, team) in seats.iter().zip(updated) {
-            self.ratings[b] = team[0];
+        let before: Vec<(f64, f64)> = seats.iter().map(|&b| self.of(b)).collect();
+        for (&b, (mu, sigma)) in seats.iter().zip(updated(&before, ranks)) {
+            self.ratings[b] = WengLinRating {
+                rating: mu,
+                uncertainty: sigma,
+            };
         }
     }
 
@@ -43,6 +38,59 @@ impl Ratings {
     pub fn of(&self, bot: usize) -> (f64, f64) {
         let r = self.ratings[bot];
         (r.rating, r.uncertainty)
+    }
+}
+
+/// The starting rating of a player that has played nothing: (μ, σ) = (25, 25/3).
+pub fn initial() -> (f64, f64) {
+    let r = WengLinRating::new();
+    (r.rating, r.uncertainty)
+}
+
+/// The ratings (μ, σ) of one match's seats after it, from theirs before (`before`, by seat)
+/// and the ranks they finished at (1 = best, ties shared): each seat a team of one, Weng-Lin
+/// with its default configuration. The ladder rates its versions with this too.
+pub fn updated(before: &[(f64, f64)], ranks: &[u32]) -> Vec<(f64, f64)> {
+    let teams: Vec<[WengLinRating; 1]> = before
+        .iter()
+        .map(|&(rating, uncertainty)| {
+            [WengLinRating {
+                rating,
+                uncertainty,
+            }]
+        })
+        .collect();
+    let outcome: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+        .iter()
+        .zip(ranks)
+        .map(|(team, &rank)| (&team[..], MultiTeamOutcome::new(rank as usize)))
+        .collect();
+    weng_lin_multi_team(&outcome, &WengLinConfig::new())
+        .into_iter()
+        .map(|team| (team[0].rating, team[0].uncertainty))
+        .collect()
+}
+
+/// How even a table of players rated `ratings` (μ, σ) is, from 0 to 1: the mean, over its
+/// pairs, of the two-player match quality of TrueSkill (Herbrich et al. 2007, eq. 4.1) with
+/// Weng-Lin's β — the likelihood of a draw relative to that of two equal, certain players:
+/// `sqrt(2β² / c²) · exp(−(μa − μb)² / 2c²)`, `c² = 2β² + σa² + σb²`. skillratings has no
+/// match quality of its own. 1 for fewer than two players.
+pub fn match_quality(ratings: &[(f64, f64)]) -> f64 {
+    let beta2 = WengLinConfig::new().beta.powi(2);
+    let mut sum = 0.0;
+    let mut pairs = 0u32;
+    for (i, &(mu_a, sigma_a)) in ratings.iter().enumerate() {
+        for &(mu_b, sigma_b) in &ratings[i + 1..] {
+            let c2 = 2.0 * beta2 + sigma_a.powi(2) + sigma_b.powi(2);
+            sum += (2.0 * beta2 / c2).sqrt() * (-(mu_a - mu_b).powi(2) / (2.0 * c2)).exp();
+            pairs += 1;
+        }
+    }
+    if pairs == 0 {
+        1.0
+    } else {
+        sum / f64::from(pairs)
     }
 }
 

@@ -33,6 +33,7 @@ pub(super) fn spec(lang: &str) -> BuildSpec {
         source: String::new(),
         game: "vabanque".into(),
         options: serde_json::json!({}),
+        sandbox: Default::default(),
         bot: MetaBot {
             name: "bot.v1".into(),
             command: String::new(),

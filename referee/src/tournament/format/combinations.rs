@@ -2,14 +2,14 @@
 //! longer than the tournament).
 
 /// The `k`-subsets of `0..n`, in lexicographic order.
-pub(super) struct Combinations {
+pub struct Combinations {
     n: usize,
     next: Option<Vec<usize>>,
 }
 
 impl Combinations {
     /// Every `k`-subset of `0..n`; none when `k` is 0 or above `n`.
-    pub(super) fn new(n: usize, k: usize) -> Self {
+    pub fn new(n: usize, k: usize) -> Self {
         Combinations {
             n,
             next: (k > 0 && k <= n).then(|| (0..k).collect()),

@@ -1,6 +1,7 @@
 //! Tournament formats: who plays which match, how the standings are scored, and what table of
 //! its own a format adds to the leaderboard — one [`Format`] per format, one module each
-//! (round robin, sampled, gauntlet here; Nava in [`nava`](super::nava)). The rest of the
+//! (round robin, sampled, gauntlet and the ladder's read-back here; Nava in
+//! [`nava`](super::nava)). The rest of the
 //! tournament (the coordinator, the results file, the leaderboard and its renderings) holds a
 //! [`FormatSpec`] and asks its [`Format`] ([`FormatSpec::format`]), never naming one.
 //!
@@ -12,8 +13,9 @@
 //! match can be replayed alone with `referee match`.
 
 pub mod candidate;
-mod combinations;
+pub mod combinations;
 mod gauntlet;
+mod ladder;
 pub mod own_standings;
 mod registry;
 mod round_robin;
@@ -32,7 +34,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::ops::RangeInclusive;
 
+pub use combinations::Combinations;
 pub use gauntlet::Gauntlet;
+pub use ladder::Ladder;
 pub use own_standings::FormatStandings;
 pub use round_robin::RoundRobin;
 pub use sampled::Sampled;
@@ -42,14 +46,13 @@ pub use spec::{FormatSettings, FormatSpec, ScheduleKind};
 /// and what table of its own the leaderboard shows. Every method but the schedule and its
 /// cycle has a default: that of a format of a fixed player count, scored by ratings alone.
 ///
-/// Every format today fixes its whole schedule before the first match ([`Format::schedule`]).
-/// The ladder's matchmaking — pairs chosen from the current ratings as results arrive, for
-/// weeks — will be the next implementation: its schedule is the matches it can choose before
-/// any result (none, or a first round), its cycle the matches it plays between two
-/// choices; it needs one more method, with a default that chooses nothing, that is handed the
-/// [leaderboard so far](Format::leaderboard) and returns the next matches (ids following the
-/// last), which the coordinator queues as it appends results. Its scoring is the default (the ratings), and it
-/// has no table of its own.
+/// Every format but the ladder fixes its whole schedule before the first match
+/// ([`Format::schedule`]). The ladder ([`Ladder`]) schedules nothing: its matches are chosen
+/// as results arrive, for weeks, by the ladder's matchmaker (`referee_ladder::matchmaker`),
+/// which its server calls with what only the ladder's store knows (owners, when each version
+/// last played, the tables of the repeat window, versions coming and going) rather than a
+/// method here handed a leaderboard; a window of its matches is read back as a tournament of
+/// this format, scored by the ratings (the default), with no table of its own.
 pub trait Format: Send + Sync {
     /// Its settings as `tournament.json` records them (none for a format without any).
     fn settings(&self) -> Option<FormatSettings> {
@@ -103,6 +106,14 @@ pub trait Format: Send + Sync {
     /// The seats of each match, by id, for a format whose matches do not all seat
     /// `spec.players` (`None`: they all do). A result read back is checked against it.
     fn seats(&self, _spec: &ScheduleSpec) -> Option<BTreeMap<u64, usize>> {
+        None
+    }
+
+    /// The seats any one result may have, for a format whose tables vary in size without a
+    /// schedule saying which (the ladder's: from the game's `smallest` to the recorded
+    /// `players`); `None` when each match seats what [`Format::seats`] or the player count
+    /// says.
+    fn seat_range(&self, _smallest: usize, _players: usize) -> Option<RangeInclusive<usize>> {
         None
     }
 

@@ -2,7 +2,7 @@
 //! settings. A new format is a module of its own, a [`ScheduleKind`] and an arm here.
 
 use super::spec::{FormatSettings, FormatSpec, ScheduleKind};
-use super::{Format, Gauntlet, RoundRobin, Sampled};
+use super::{Format, Gauntlet, Ladder, RoundRobin, Sampled};
 use crate::tournament::nava::format::Nava;
 use crate::tournament::out_of_bounds::{OutOfBounds, out};
 
@@ -14,6 +14,7 @@ impl FormatSpec {
             (ScheduleKind::RoundRobin, _) => Box::new(RoundRobin),
             (ScheduleKind::Sampled, _) => Box::new(Sampled),
             (ScheduleKind::Gauntlet, _) => Box::new(Gauntlet),
+            (ScheduleKind::Ladder, _) => Box::new(Ladder),
             (ScheduleKind::Nava, Some(FormatSettings::Nava(nava))) => Box::new(Nava(nava)),
             (ScheduleKind::Nava, None) => Box::new(Nava::default()),
         }

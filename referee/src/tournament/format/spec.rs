@@ -22,6 +22,9 @@ pub enum ScheduleKind {
     /// Tables of 4 and 3, rounds of hands, the Nava movement between rounds
     /// ([`Nava`](crate::tournament::nava::Nava)), scored in Victory Points.
     Nava,
+    /// The matches a ladder's matchmaker chose, exported by `referee ladder`
+    /// ([`Ladder`](super::Ladder)): read back, never played as a tournament.
+    Ladder,
 }
 
 /// A format and its settings: what the coordinator, the results file and the leaderboard hold
