@@ -3,7 +3,7 @@
 
 use super::{Ladder, ServiceError, now_ms, require};
 use crate::spec::JobSpec;
-use crate::store::{Account, JobKind, Role, Version, VersionState};
+use crate::store::{Account, JobKind, NewJob, Role, Version, VersionState};
 use serde::{Deserialize, Serialize};
 
 /// The most matches one challenge may ask for.
@@ -132,12 +132,12 @@ impl Ladder {
             let id = self
                 .store
                 .enqueue(
-                    JobKind::Match,
-                    &json,
-                    CHALLENGE_PRIORITY,
-                    Some(caller.id),
-                    &[],
-                    Some(deal),
+                    &NewJob {
+                        priority: CHALLENGE_PRIORITY,
+                        requested_by: Some(caller.id),
+                        deal: Some(deal),
+                        ..NewJob::new(JobKind::Match, &json)
+                    },
                     now,
                 )
                 .await?;

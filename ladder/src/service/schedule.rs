@@ -4,7 +4,7 @@
 use super::{Ladder, ServiceError, now_ms};
 use crate::matchmaker::{Candidate, PlannedMatch, RecentTable, Request, plan, sizes};
 use crate::spec::{JobSpec, MatchSpec, REFEREE_VERSION, SeatSpec};
-use crate::store::{JobKind, Version};
+use crate::store::{JobKind, NewJob, Version};
 use std::collections::BTreeMap;
 
 impl Ladder {
@@ -84,12 +84,11 @@ impl Ladder {
                 serde_json::to_string(&JobSpec::Match(spec)).map_err(std::io::Error::other)?;
             self.store
                 .enqueue(
-                    JobKind::Match,
-                    &json,
-                    0,
-                    None,
-                    seats,
-                    Some(*group as i64),
+                    &NewJob {
+                        seated: seats,
+                        deal: Some(*group as i64),
+                        ..NewJob::new(JobKind::Match, &json)
+                    },
                     now,
                 )
                 .await?;

@@ -4,7 +4,7 @@
 
 use super::{Ladder, ServiceError, now_ms, require, valid_name};
 use crate::spec::{BuildSpec, JobSpec, seat_name};
-use crate::store::{Account, BuildResult, JobKind, Role, Version, VersionState};
+use crate::store::{Account, BuildResult, JobKind, NewJob, Role, Version, VersionState};
 use serde::{Deserialize, Serialize};
 
 /// The language of a built-in bot: its upload is its name (`builtin:NAME`).
@@ -183,12 +183,11 @@ impl Ladder {
         let json = serde_json::to_string(&spec).map_err(std::io::Error::other)?;
         self.store
             .enqueue(
-                JobKind::Build,
-                &json,
-                BUILD_PRIORITY,
-                Some(version.bot.owner_id),
-                &[],
-                None,
+                &NewJob {
+                    priority: BUILD_PRIORITY,
+                    requested_by: Some(version.bot.owner_id),
+                    ..NewJob::new(JobKind::Build, &json)
+                },
                 now,
             )
             .await?;

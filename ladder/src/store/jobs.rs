@@ -117,6 +117,37 @@ pub enum Finish {
     LeaseLost,
 }
 
+/// A job to queue.
+#[derive(Clone, Copy, Debug)]
+pub struct NewJob<'a> {
+    /// What it does.
+    pub kind: JobKind,
+    /// Its spec as JSON.
+    pub spec: &'a str,
+    /// A higher priority is claimed first.
+    pub priority: i64,
+    /// The account that asked for it (a challenge's owner), if any.
+    pub requested_by: Option<i64>,
+    /// The versions it seats (marked seated now).
+    pub seated: &'a [i64],
+    /// Its duplicate group (a match's deal), if any.
+    pub deal: Option<i64>,
+}
+
+impl<'a> NewJob<'a> {
+    /// A job of `kind` with `spec`, priority 0, asked by nobody, seating nobody.
+    pub fn new(kind: JobKind, spec: &'a str) -> NewJob<'a> {
+        NewJob {
+            kind,
+            spec,
+            priority: 0,
+            requested_by: None,
+            seated: &[],
+            deal: None,
+        }
+    }
+}
+
 /// What the sweeper did with one job whose lease expired.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Swept {
@@ -155,16 +186,15 @@ impl Store {
     ///
     /// # Errors
     /// [`StoreError::Database`].
-    pub async fn enqueue(
-        &self,
-        kind: JobKind,
-        spec: &str,
-        priority: i64,
-        requested_by: Option<i64>,
-        seated: &[i64],
-        deal: Option<i64>,
-        now: i64,
-    ) -> Result<i64, StoreError> {
+    pub async fn enqueue(&self, job: &NewJob<'_>, now: i64) -> Result<i64, StoreError> {
+        let NewJob {
+            kind,
+            spec,
+            priority,
+            requested_by,
+            seated,
+            deal,
+        } = *job;
         let mut tx = self.write().await?;
         let (id,): (i64,) = sqlx::query_as(
             "INSERT INTO jobs (kind, spec, priority, state, requested_by, deal, created_ms) \

@@ -23,7 +23,7 @@ mod versions;
 
 pub use accounts::{Account, Role};
 pub use error::StoreError;
-pub use jobs::{Claimed, Finish, JobKind, JobRow, JobState, Swept};
+pub use jobs::{Claimed, Finish, JobKind, JobRow, JobState, NewJob, Swept};
 pub use matches::{MatchRow, NewMatch, Rate, SeatResult};
 pub use open::{Backend, redacted};
 pub use versions::{Bot, BuildResult, Version, VersionState};

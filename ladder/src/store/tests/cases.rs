@@ -2,7 +2,7 @@
 
 use super::on_each;
 use crate::store::{
-    BuildResult, Finish, JobKind, JobState, NewMatch, Role, SeatResult, Store, StoreError,
+    BuildResult, Finish, JobKind, JobState, NewJob, NewMatch, Role, SeatResult, Store, StoreError,
     VersionState,
 };
 
@@ -38,7 +38,14 @@ async fn ready_version(store: &Store, owner_id: i64, name: &str) -> i64 {
         .unwrap();
     assert!(added);
     let job = store
-        .enqueue(JobKind::Build, "{}", 10, None, &[], None, 1)
+        .enqueue(
+            &NewJob {
+                priority: 10,
+                seated: &[],
+                ..NewJob::new(JobKind::Build, "{}")
+            },
+            1,
+        )
         .await
         .unwrap();
     let worker = match store.account_by_name("builder").await.unwrap() {
@@ -152,7 +159,14 @@ async fn a_lease_is_the_only_key_to_a_result_and_twice_is_once() {
         let b = ready_version(&store, bob, "b").await;
         let w = workers(&store, 2).await;
         let job = store
-            .enqueue(JobKind::Match, "{\"m\":1}", 0, None, &[a, b], None, 100)
+            .enqueue(
+                &NewJob {
+                    priority: 0,
+                    seated: &[a, b],
+                    ..NewJob::new(JobKind::Match, "{\"m\":1}")
+                },
+                100,
+            )
             .await
             .unwrap();
         assert_eq!(store.pending_matches().await.unwrap(), 1);
@@ -237,7 +251,14 @@ async fn an_expired_lease_puts_the_job_back_and_its_late_result_is_refused() {
     on_each("sweep", |store| async move {
         let w = workers(&store, 4).await;
         let job = store
-            .enqueue(JobKind::Match, "{}", 0, None, &[], None, 0)
+            .enqueue(
+                &NewJob {
+                    priority: 0,
+                    seated: &[],
+                    ..NewJob::new(JobKind::Match, "{}")
+                },
+                0,
+            )
             .await
             .unwrap();
         store.claim(w[0], "L1", 0, 1000).await.unwrap().unwrap();
@@ -292,7 +313,14 @@ async fn concurrent_claims_give_each_job_to_one_worker() {
         let w = workers(&store, 8).await;
         for _ in 0..40 {
             store
-                .enqueue(JobKind::Match, "{}", 0, None, &[], None, 0)
+                .enqueue(
+                    &NewJob {
+                        priority: 0,
+                        seated: &[],
+                        ..NewJob::new(JobKind::Match, "{}")
+                    },
+                    0,
+                )
                 .await
                 .unwrap();
         }
@@ -328,11 +356,25 @@ async fn priority_first_then_age_and_counters_and_settings() {
     on_each("queue order", |store| async move {
         let w = workers(&store, 1).await;
         let low = store
-            .enqueue(JobKind::Match, "{}", 0, None, &[], None, 0)
+            .enqueue(
+                &NewJob {
+                    priority: 0,
+                    seated: &[],
+                    ..NewJob::new(JobKind::Match, "{}")
+                },
+                0,
+            )
             .await
             .unwrap();
         let high = store
-            .enqueue(JobKind::Build, "{}", 10, None, &[], None, 0)
+            .enqueue(
+                &NewJob {
+                    priority: 10,
+                    seated: &[],
+                    ..NewJob::new(JobKind::Build, "{}")
+                },
+                0,
+            )
             .await
             .unwrap();
         assert_eq!(
