@@ -346,4 +346,13 @@ impl Client {
         )
         .await
     }
+
+    /// What the caller may have to reproduce match `id`.
+    ///
+    /// # Errors
+    /// [`ClientError`].
+    pub async fn match_bundle(&self, id: i64) -> Result<crate::reproduce::Bundle, ClientError> {
+        let path = format!("/api/v1/matches/{id}/bundle");
+        self.json(self.request(reqwest::Method::GET, &path)).await
+    }
 }

@@ -8,7 +8,7 @@ use referee::tournament::rerun_diff::{FirstDifference, LogComparison, Moment};
 
 /// What the comparison with the recorded log says: the first difference, named; where the
 /// result differs without a log to compare, how to get one.
-pub(super) fn log_lines(log: &LogComparison, match_id: u64, same_result: bool) -> String {
+pub(crate) fn log_lines(log: &LogComparison, match_id: u64, same_result: bool) -> String {
     match log {
         LogComparison::Same | LogComparison::NotKept if same_result => String::new(),
         LogComparison::Same => {

@@ -38,6 +38,7 @@ pub fn router(ladder: Ladder) -> Router {
         .route("/api/v1/bots/{bot}/matches", get(matches_of))
         .route("/api/v1/matches/{id}", get(match_view))
         .route("/api/v1/matches/{id}/stderr/{seat}", get(match_stderr))
+        .route("/api/v1/matches/{id}/bundle", get(match_bundle))
         .route("/api/v1/challenges", post(challenge))
         .route("/api/v1/jobs/claim", post(claim))
         .route("/api/v1/jobs/{job}/heartbeat", post(heartbeat))
@@ -282,4 +283,12 @@ async fn challenge(
         StatusCode::CREATED,
         Json(ladder.challenge(&caller, &body).await?),
     ))
+}
+
+async fn match_bundle(
+    State(ladder): State<Ladder>,
+    Caller(caller): Caller,
+    Path(id): Path<i64>,
+) -> Answer<crate::reproduce::Bundle> {
+    Ok(Json(ladder.match_bundle(&caller, id).await?))
 }

@@ -154,3 +154,42 @@ fn view_of(row: &MatchRow) -> Result<MatchView, ServiceError> {
         internal_error: record.internal_error.clone(),
     })
 }
+
+impl Ladder {
+    /// What `caller` gets to reproduce match `id` ([`visible_bundle`]): the admin everything;
+    /// an owner only a match it sat in, once its whole duplicate group has finished (the seed
+    /// gives the deal away), with stand-ins for the others' seats.
+    ///
+    /// # Errors
+    /// [`ServiceError::NotFound`], [`ServiceError::Forbidden`] with the reason.
+    ///
+    /// [`visible_bundle`]: crate::reproduce::visible_bundle
+    pub async fn match_bundle(
+        &self,
+        caller: &Account,
+        id: i64,
+    ) -> Result<crate::reproduce::Bundle, ServiceError> {
+        use crate::reproduce::{Caller, visible_bundle};
+        let row = self.match_row_or_404(id).await?;
+        let (spec, record) = parsed(&row)?;
+        let who = match caller.role {
+            Role::Admin => Caller::Admin,
+            Role::Owner => Caller::Owner(&caller.name),
+            Role::Worker => {
+                return Err(ServiceError::Forbidden(
+                    "a worker's token does not reproduce matches".into(),
+                ));
+            }
+        };
+        let text = self.artifacts.read(&row.log_hash)?;
+        let log = String::from_utf8_lossy(&text)
+            .lines()
+            .filter(|line| !line.trim().is_empty())
+            .map(serde_json::from_str)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| crate::store::StoreError::Corrupt(format!("match {id}'s log ({e})")))?;
+        let in_play = self.store.deal_in_play(spec.group as i64).await?;
+        visible_bundle(&spec, &record, &log, who, in_play)
+            .map_err(|refusal| ServiceError::Forbidden(refusal.to_string()))
+    }
+}

@@ -4,6 +4,7 @@
 
 mod challenge;
 mod error;
+mod export_window;
 mod home;
 mod jobs;
 mod matches_view;

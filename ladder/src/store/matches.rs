@@ -213,3 +213,16 @@ impl Store {
         Ok(count)
     }
 }
+
+impl Store {
+    /// The largest match id (0 when none).
+    ///
+    /// # Errors
+    /// [`StoreError::Database`].
+    pub async fn last_match_id(&self) -> Result<i64, StoreError> {
+        let (id,): (i64,) = sqlx::query_as("SELECT COALESCE(MAX(id), 0) FROM matches")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(id)
+    }
+}

@@ -33,8 +33,16 @@ pub enum LadderCommand {
     Challenge(ChallengeArgs),
     /// Print a bot's (or a version's) last matches, or one match.
     Matches(MatchesArgs),
+    /// Write the matches recorded in a window of time as a tournament's results directory,
+    /// for `referee leaderboard`, `report` and `merge` (on the server's machine: it reads the
+    /// ladder's home).
+    Export(ExportArgs),
     /// Print a seat's stderr of a match (its owner, the admin).
     Stderr(StderrArgs),
+    /// Play a ladder match again on this machine and say whether it gives the recorded
+    /// result (exit code 5 if not) and, if not, the first seat and turn that differ. Seats
+    /// whose code you may not have are played by stand-ins replaying their logged actions.
+    Reproduce(ReproduceArgs),
     /// The admin's commands: accounts, pause, resume, remove a bot.
     Admin(AdminArgs),
 }
@@ -224,4 +232,45 @@ pub enum AdminCommand {
         /// The bot.
         bot: String,
     },
+}
+
+/// `referee ladder reproduce`.
+#[derive(Debug, Args)]
+pub struct ReproduceArgs {
+    /// The match: SERVER/ID (e.g. http://127.0.0.1:8640/17), or its id with --server.
+    pub what: String,
+    /// The server's URL, when WHAT is an id.
+    #[arg(long, value_name = "URL", env = "REFEREE_LADDER_SERVER")]
+    pub server: Option<String>,
+    /// The caller's token (also REFEREE_LADDER_TOKEN).
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "REFEREE_LADDER_TOKEN",
+        hide_env_values = true
+    )]
+    pub token: Option<String>,
+    /// A file holding the caller's token.
+    #[arg(long, value_name = "FILE", conflicts_with = "token")]
+    pub token_file: Option<PathBuf>,
+    /// Where the match's bundle is written and played [default: ladder-match-ID/].
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+/// `referee ladder export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The ladder: its TOML file or its home directory.
+    #[arg(long, value_name = "PATH")]
+    pub ladder: PathBuf,
+    /// The window's start: a UTC time (2026-11-29, 2026-11-29T14:00, 2026-11-29T14:00:05Z) or
+    /// seconds since the epoch [default: the first match].
+    #[arg(long, value_name = "TIME")]
+    pub from: Option<String>,
+    /// The window's end, included [default: now].
+    #[arg(long, value_name = "TIME")]
+    pub to: Option<String>,
+    /// The results directory to write (new or empty).
+    pub out: PathBuf,
 }

@@ -3,6 +3,8 @@
 
 pub mod args;
 mod config;
+mod reproduce;
+mod time;
 mod upload;
 
 use crate::output::outln;
@@ -10,7 +12,7 @@ use crate::{ExitCode, Failure};
 use args::{AdminCommand, LadderArgs, LadderCommand, ServerArgs};
 use ladder::client::Client;
 use ladder::service::Ladder;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Runs `referee ladder`.
@@ -43,6 +45,8 @@ pub fn run(args: LadderArgs) -> anyhow::Result<ExitCode> {
             LadderCommand::Challenge(a) => challenge(a).await,
             LadderCommand::Matches(a) => matches(a).await,
             LadderCommand::Stderr(a) => stderr(a).await,
+            LadderCommand::Reproduce(a) => reproduce::run(a).await,
+            LadderCommand::Export(a) => export(a).await,
         }
     })
 }
@@ -160,7 +164,13 @@ fn stop_signal(for_s: Option<u64>) -> tokio::sync::watch::Receiver<bool> {
 }
 
 fn client(server: &ServerArgs) -> anyhow::Result<Client> {
-    let token = match (&server.token, &server.token_file) {
+    let token = token(server.token.as_deref(), server.token_file.as_deref())?;
+    Ok(Client::new(&server.server, token.as_deref()))
+}
+
+/// The caller's token: given, or read from a file.
+fn token(token: Option<&str>, file: Option<&Path>) -> anyhow::Result<Option<String>> {
+    Ok(match (token, file) {
         (Some(token), _) => Some(token.trim().to_owned()),
         (None, Some(file)) => Some(
             std::fs::read_to_string(file)
@@ -169,8 +179,7 @@ fn client(server: &ServerArgs) -> anyhow::Result<Client> {
                 .to_owned(),
         ),
         (None, None) => None,
-    };
-    Ok(Client::new(&server.server, token.as_deref()))
+    })
 }
 
 async fn worker(args: args::WorkerArgs) -> anyhow::Result<ExitCode> {
@@ -380,5 +389,45 @@ async fn stderr(args: args::StderrArgs) -> anyhow::Result<ExitCode> {
     for line in String::from_utf8_lossy(&bytes).lines() {
         outln!("{}", referee::untrusted::shown(line));
     }
+    Ok(ExitCode::Success)
+}
+
+/// The home of the ladder `path` names: a TOML file's (beside it) or the directory itself.
+fn home_of(path: &Path) -> PathBuf {
+    if path.is_file() {
+        ladder::server::default_home(path)
+    } else {
+        path.to_path_buf()
+    }
+}
+
+async fn export(args: args::ExportArgs) -> anyhow::Result<ExitCode> {
+    let from = args
+        .from
+        .as_deref()
+        .map(time::parse)
+        .transpose()?
+        .unwrap_or(0);
+    let to = args
+        .to
+        .as_deref()
+        .map(time::parse)
+        .transpose()?
+        .unwrap_or(i64::MAX);
+    let ladder = Ladder::open(&home_of(&args.ladder)).await.map_err(failed)?;
+    let exported = ladder
+        .export_window(from, to, &args.out)
+        .await
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    ladder.store().close().await;
+    outln!(
+        "exported {} matches of {} versions ({} logs, {} stderr files) to {}; `referee leaderboard {}` ranks them",
+        exported.matches,
+        exported.bots,
+        exported.logs,
+        exported.stderr_files,
+        args.out.display(),
+        args.out.display()
+    );
     Ok(ExitCode::Success)
 }

@@ -6,4 +6,5 @@
 mod crash;
 mod flow;
 mod harness;
+mod owners;
 mod refusals;
