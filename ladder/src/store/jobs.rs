@@ -81,6 +81,8 @@ pub struct JobRow {
     pub state: JobState,
     /// Leases it lost or gave back.
     pub attempts: i64,
+    /// The worker holding it (leased) or that finished it (done).
+    pub worker_id: Option<i64>,
     /// The account that asked for it (a challenge's owner), if any.
     pub requested_by: Option<i64>,
     /// Why its last attempt failed, if one did.
@@ -172,6 +174,7 @@ fn job(row: &AnyRow) -> Result<JobRow, StoreError> {
         state: JobState::parse(&state)
             .ok_or_else(|| StoreError::Corrupt(format!("the job state {state:?}")))?,
         attempts: row.try_get("attempts")?,
+        worker_id: row.try_get("worker_id")?,
         requested_by: row.try_get("requested_by")?,
         error: row.try_get("error")?,
         created_ms: row.try_get("created_ms")?,
@@ -404,8 +407,8 @@ impl Store {
     /// [`StoreError::Database`].
     pub async fn job(&self, id: i64) -> Result<Option<JobRow>, StoreError> {
         let row = sqlx::query(
-            "SELECT id, kind, spec, state, attempts, requested_by, error, created_ms, finished_ms \
-             FROM jobs WHERE id = $1",
+            "SELECT id, kind, spec, state, attempts, worker_id, requested_by, error, created_ms, \
+             finished_ms FROM jobs WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -426,6 +429,21 @@ impl Store {
         .fetch_one(&self.pool)
         .await?;
         Ok(count > 0)
+    }
+
+    /// The jobs in state `state`, oldest first (at most 1000).
+    ///
+    /// # Errors
+    /// [`StoreError::Database`].
+    pub async fn jobs_in(&self, state: JobState) -> Result<Vec<JobRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, kind, spec, state, attempts, worker_id, requested_by, error, created_ms, \
+             finished_ms FROM jobs WHERE state = $1 ORDER BY id LIMIT 1000",
+        )
+        .bind(state.as_str())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(job).collect()
     }
 
     /// The match jobs queued or leased (what the matchmaker keeps ahead of the workers).

@@ -6,5 +6,6 @@
 mod crash;
 mod flow;
 mod harness;
+mod lost_worker;
 mod owners;
 mod refusals;
