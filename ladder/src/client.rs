@@ -355,4 +355,19 @@ impl Client {
         let path = format!("/api/v1/matches/{id}/bundle");
         self.json(self.request(reqwest::Method::GET, &path)).await
     }
+
+    /// Freezes (`true`) or thaws the ladder (the admin).
+    ///
+    /// # Errors
+    /// [`ClientError`].
+    pub async fn set_frozen(&self, frozen: bool) -> Result<(), ClientError> {
+        let path = if frozen {
+            "/api/v1/admin/freeze"
+        } else {
+            "/api/v1/admin/thaw"
+        };
+        self.send(self.request(reqwest::Method::POST, path))
+            .await
+            .map(drop)
+    }
 }

@@ -55,6 +55,8 @@ pub fn router(ladder: Ladder) -> Router {
         .route("/api/v1/admin/accounts", post(add_account))
         .route("/api/v1/admin/pause", post(pause))
         .route("/api/v1/admin/resume", post(resume))
+        .route("/api/v1/admin/freeze", post(freeze))
+        .route("/api/v1/admin/thaw", post(thaw))
         .route("/api/v1/admin/bots/{bot}/remove", post(remove))
         .layer(DefaultBodyLimit::max(64 << 10))
         .with_state(ladder)
@@ -67,6 +69,7 @@ async fn info(State(ladder): State<Ladder>) -> Answer<LadderInfo> {
         min_players: config.min_players,
         max_players: config.max_players,
         paused: ladder.paused().await?,
+        frozen: ladder.frozen().await?,
         matches: ladder.store().match_count().await?,
         referee: crate::spec::REFEREE_VERSION.to_owned(),
     }))
@@ -291,4 +294,20 @@ async fn match_bundle(
     Path(id): Path<i64>,
 ) -> Answer<crate::reproduce::Bundle> {
     Ok(Json(ladder.match_bundle(&caller, id).await?))
+}
+
+async fn freeze(
+    State(ladder): State<Ladder>,
+    Caller(caller): Caller,
+) -> Result<StatusCode, ServiceError> {
+    ladder.set_frozen(&caller, true).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn thaw(
+    State(ladder): State<Ladder>,
+    Caller(caller): Caller,
+) -> Result<StatusCode, ServiceError> {
+    ladder.set_frozen(&caller, false).await?;
+    Ok(StatusCode::NO_CONTENT)
 }

@@ -110,6 +110,8 @@ pub struct LadderInfo {
     pub max_players: usize,
     /// Whether the matchmaker is paused.
     pub paused: bool,
+    /// Whether the ladder is frozen (no submission, no ranked match: the standings are final).
+    pub frozen: bool,
     /// Matches recorded.
     pub matches: i64,
     /// The referee's version.

@@ -113,6 +113,28 @@ impl Ladder {
         Ok(())
     }
 
+    /// Freezes the ladder (the admin only) — the end of an event: no submission is taken and
+    /// no ranked match is queued, so the standings stay as they are (those queued are
+    /// played); or thaws it.
+    ///
+    /// # Errors
+    /// [`ServiceError::Forbidden`] for anyone but the admin.
+    pub async fn set_frozen(&self, caller: &Account, frozen: bool) -> Result<(), ServiceError> {
+        require(caller, Role::Admin)?;
+        self.store
+            .set_setting("frozen", if frozen { "1" } else { "0" })
+            .await?;
+        Ok(())
+    }
+
+    /// Whether the ladder is frozen.
+    ///
+    /// # Errors
+    /// [`ServiceError::Store`].
+    pub async fn frozen(&self) -> Result<bool, ServiceError> {
+        Ok(self.store.setting("frozen").await?.as_deref() == Some("1"))
+    }
+
     /// Whether the matchmaker is paused.
     ///
     /// # Errors

@@ -14,7 +14,7 @@ impl Ladder {
     /// # Errors
     /// [`ServiceError::Store`].
     pub async fn schedule(&self) -> Result<usize, ServiceError> {
-        if self.paused().await? {
+        if self.paused().await? || self.frozen().await? {
             return Ok(0);
         }
         let pending = self.store.pending_matches().await?;

@@ -53,6 +53,11 @@ impl Ladder {
         upload: &[u8],
     ) -> Result<Submitted, ServiceError> {
         require(caller, Role::Owner)?;
+        if self.frozen().await? {
+            return Err(ServiceError::Conflict(
+                "the ladder is frozen: it takes no new version".into(),
+            ));
+        }
         if !valid_name(bot) {
             return Err(ServiceError::BadRequest(format!(
                 "a bot's name is 1 to 48 letters, digits, '-' or '_'; not {:?}",

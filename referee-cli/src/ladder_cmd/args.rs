@@ -227,6 +227,10 @@ pub enum AdminCommand {
     Pause,
     /// Queue ranked matches again.
     Resume,
+    /// End the event: take no submission and queue no ranked match (the standings stay).
+    Freeze,
+    /// Take submissions and queue ranked matches again.
+    Thaw,
     /// Remove a bot from play; its history stays.
     Remove {
         /// The bot.

@@ -314,6 +314,8 @@ async fn admin(args: args::AdminArgs) -> anyhow::Result<ExitCode> {
         }
         AdminCommand::Pause => client.set_paused(true).await.map_err(failed)?,
         AdminCommand::Resume => client.set_paused(false).await.map_err(failed)?,
+        AdminCommand::Freeze => client.set_frozen(true).await.map_err(failed)?,
+        AdminCommand::Thaw => client.set_frozen(false).await.map_err(failed)?,
         AdminCommand::Remove { bot } => client.remove(&bot).await.map_err(failed)?,
     }
     Ok(ExitCode::Success)

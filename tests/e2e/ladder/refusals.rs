@@ -157,6 +157,21 @@ fn tokens_are_checked_and_results_that_do_not_hold_are_refused() {
             assert_eq!(code, 409);
             assert!(message.contains("lease"), "{message}");
             assert_eq!(nobody.info().await.unwrap().matches, 1);
+
+            // Only the admin freezes; a frozen ladder takes no version.
+            assert_eq!(status(owner.set_frozen(true).await).0, 403);
+            admin.set_frozen(true).await.unwrap();
+            assert!(nobody.info().await.unwrap().frozen);
+            let (code, message) = status(admin.submit("late", "builtin", b"random".to_vec()).await);
+            assert_eq!(code, 409);
+            assert!(message.contains("frozen"), "{message}");
+            admin.set_frozen(false).await.unwrap();
+            assert!(
+                admin
+                    .submit("late", "builtin", b"random".to_vec())
+                    .await
+                    .is_ok()
+            );
         });
         server.stop();
     }
