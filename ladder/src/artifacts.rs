@@ -117,6 +117,21 @@ pub fn unpack_artifact(
     unpack_tree(bytes, None, artifact_caps(settings), dest, |_, _| Ok(()))
 }
 
+/// Unpacks an exported results directory (`GET /api/v1/admin/export`, packed by
+/// [`pack_dir`]) into `dest` (new or empty), with an upload's checks and caps of its own: a
+/// window of a ladder holds far more files than a bot (a log and each seat's stderr per match).
+///
+/// # Errors
+/// As [`unpack_artifact`].
+pub fn unpack_results(bytes: &[u8], dest: &Path) -> Result<(), UploadRefusal> {
+    let caps = Caps {
+        packed_bytes: 64 << 30,
+        unpacked_bytes: 256 << 30,
+        files: 50_000_000,
+    };
+    unpack_tree(bytes, None, caps, dest, |_, _| Ok(()))
+}
+
 /// The directory of the built artifact `hash` in the cache directory `cache`: `cache/HASH`,
 /// unpacked from `bytes` (checked against `hash` first) if it is not there yet. It is unpacked
 /// under a temporary name of its own and renamed into place, so that workers sharing the cache

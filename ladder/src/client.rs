@@ -370,4 +370,18 @@ impl Client {
             .await
             .map(drop)
     }
+
+    /// The matches recorded from `from` to `to` (ms) as a packed results directory (the admin).
+    ///
+    /// # Errors
+    /// [`ClientError`].
+    pub async fn export(&self, from: i64, to: i64) -> Result<Vec<u8>, ClientError> {
+        let path = format!("/api/v1/admin/export?from={from}&to={to}");
+        let response = self.send(self.request(reqwest::Method::GET, &path)).await?;
+        let bytes = response
+            .bytes()
+            .await
+            .map_err(|e| ClientError::BadAnswer(e.to_string()))?;
+        Ok(bytes.to_vec())
+    }
 }

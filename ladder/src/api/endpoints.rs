@@ -57,6 +57,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
     e("POST", "/api/v1/admin/accounts", "admin", "AccountBody", "TokenBody", "a new account and its token, shown once"),
     e("POST", "/api/v1/admin/pause", "admin", "–", "204", "no new ranked match is queued"),
     e("POST", "/api/v1/admin/resume", "admin", "–", "204", "ranked matches are queued again"),
+    e("GET", "/api/v1/admin/export?from=MS&to=MS", "admin", "–", "a .tar.gz", "the matches recorded in a window of time as a tournament's results directory (`referee ladder export --server`)"),
     e("POST", "/api/v1/admin/freeze", "admin", "–", "204", "the end of an event: no submission is taken and no ranked match queued, so the standings stay"),
     e("POST", "/api/v1/admin/thaw", "admin", "–", "204", "the ladder takes submissions and plays ranked matches again"),
     e("POST", "/api/v1/admin/bots/{bot}/remove", "admin", "–", "204", "the bot stops playing; its history stays"),

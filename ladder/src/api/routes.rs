@@ -3,7 +3,7 @@
 use super::caller::{Caller, MaybeCaller};
 use super::wire::{
     Accepted, AccountBody, BuildResultBody, GiveBackBody, LadderInfo, LeaseBody, LeaseExtended,
-    LimitQuery, MatchResultBody, SubmitQuery, TokenBody,
+    LimitQuery, MatchResultBody, SubmitQuery, TokenBody, WindowQuery,
 };
 use crate::service::{
     BuildReport, ChallengeQueued, ChallengeRequest, ClaimedJob, Ladder, MatchReport, MatchView,
@@ -55,6 +55,7 @@ pub fn router(ladder: Ladder) -> Router {
         .route("/api/v1/admin/accounts", post(add_account))
         .route("/api/v1/admin/pause", post(pause))
         .route("/api/v1/admin/resume", post(resume))
+        .route("/api/v1/admin/export", get(export))
         .route("/api/v1/admin/freeze", post(freeze))
         .route("/api/v1/admin/thaw", post(thaw))
         .route("/api/v1/admin/bots/{bot}/remove", post(remove))
@@ -310,4 +311,15 @@ async fn thaw(
 ) -> Result<StatusCode, ServiceError> {
     ladder.set_frozen(&caller, false).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+async fn export(
+    State(ladder): State<Ladder>,
+    Caller(caller): Caller,
+    Query(window): Query<WindowQuery>,
+) -> Result<Vec<u8>, ServiceError> {
+    let to = window.to.unwrap_or(i64::MAX);
+    ladder
+        .export_archive(&caller, window.from.unwrap_or(0), to)
+        .await
 }

@@ -55,7 +55,8 @@ async fn every_listed_endpoint_is_routed() {
             .replace("{seat}", "0")
             .replace("{hash}", &"a".repeat(64))
             .replace("=L", "=python")
-            .replace("=N", "=5");
+            .replace("=N", "=5")
+            .replace("=MS", "=0");
         let method = reqwest::Method::from_bytes(e.method.as_bytes()).unwrap();
         let response = http
             .request(method, format!("http://{address}{path}"))

@@ -124,3 +124,12 @@ pub struct LimitQuery {
     /// At most this many [default: 50, at most 500].
     pub limit: Option<i64>,
 }
+
+/// A window of time, in milliseconds since the epoch, both ends included.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct WindowQuery {
+    /// Its start [default: the first match].
+    pub from: Option<i64>,
+    /// Its end [default: now].
+    pub to: Option<i64>,
+}

@@ -50,3 +50,30 @@ impl Ladder {
         export(&matches, &ladder, out).map_err(|e| ServiceError::BadRequest(e.to_string()))
     }
 }
+
+impl Ladder {
+    /// The matches recorded from `from` to `to` as a results directory packed in a
+    /// `.tar.gz` (the admin only): `referee ladder export --server` unpacks it.
+    ///
+    /// # Errors
+    /// [`ServiceError::Forbidden`] for anyone but the admin; as [`Ladder::export_window`].
+    pub async fn export_archive(
+        &self,
+        caller: &crate::store::Account,
+        from: i64,
+        to: i64,
+    ) -> Result<Vec<u8>, ServiceError> {
+        super::require(caller, crate::store::Role::Admin)?;
+        let dir = self
+            .scratch
+            .join(format!("export-{}", crate::auth::new_lease()));
+        let out = dir.join("out");
+        let packed = async {
+            self.export_window(from, to, &out).await?;
+            crate::artifacts::pack_dir(&out).map_err(|e| ServiceError::Io(std::io::Error::other(e)))
+        }
+        .await;
+        let _ = std::fs::remove_dir_all(&dir);
+        packed
+    }
+}

@@ -265,9 +265,23 @@ pub struct ReproduceArgs {
 /// `referee ladder export`.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// The ladder: its TOML file or its home directory.
-    #[arg(long, value_name = "PATH")]
-    pub ladder: PathBuf,
+    /// The ladder: its TOML file or its home directory (on the server's machine).
+    #[arg(long, value_name = "PATH", required_unless_present = "server")]
+    pub ladder: Option<PathBuf>,
+    /// Or its server (the admin's token: --token, REFEREE_LADDER_TOKEN or --token-file).
+    #[arg(long, value_name = "URL", conflicts_with = "ladder")]
+    pub server: Option<String>,
+    /// The admin's token, with --server.
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "REFEREE_LADDER_TOKEN",
+        hide_env_values = true
+    )]
+    pub token: Option<String>,
+    /// A file holding the admin's token, with --server.
+    #[arg(long, value_name = "FILE", conflicts_with = "token")]
+    pub token_file: Option<PathBuf>,
     /// The window's start: a UTC time (2026-11-29, 2026-11-29T14:00, 2026-11-29T14:00:05Z) or
     /// seconds since the epoch [default: the first match].
     #[arg(long, value_name = "TIME")]

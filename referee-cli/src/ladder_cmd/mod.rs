@@ -416,7 +416,23 @@ async fn export(args: args::ExportArgs) -> anyhow::Result<ExitCode> {
         .map(time::parse)
         .transpose()?
         .unwrap_or(i64::MAX);
-    let ladder = Ladder::open(&home_of(&args.ladder)).await.map_err(failed)?;
+    if let (Some(server), None) = (&args.server, &args.ladder) {
+        let token = token(args.token.as_deref(), args.token_file.as_deref())?;
+        let packed = Client::new(server, token.as_deref())
+            .export(from, to)
+            .await
+            .map_err(failed)?;
+        // A results directory, unpacked with an upload's checks (no link, no `..`).
+        ladder::artifacts::unpack_results(&packed, &args.out).map_err(failed)?;
+        outln!(
+            "exported to {}; `referee leaderboard {}` ranks it",
+            args.out.display(),
+            args.out.display()
+        );
+        return Ok(ExitCode::Success);
+    }
+    let home = home_of(args.ladder.as_deref().unwrap_or(Path::new(".")));
+    let ladder = Ladder::open(&home).await.map_err(failed)?;
     let exported = ladder
         .export_window(from, to, &args.out)
         .await

@@ -157,6 +157,37 @@ fn owners_submit_read_their_builds_reproduce_their_matches_and_the_window_is_ran
             "{out:?}"
         );
 
+        // The admin exports over HTTP too; an owner may not.
+        let over_http = dir.join("window-http");
+        let out = ladder(&dir, &admin, &["export", "--server", &url])
+            .status
+            .success();
+        assert!(!out, "export needs OUT");
+        let out = referee()
+            .args(["ladder", "export", "--server", &url])
+            .arg(&over_http)
+            .env("REFEREE_LADDER_TOKEN", &admin)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", crate::util::stderr(&out));
+        let board = referee()
+            .arg("leaderboard")
+            .arg(&over_http)
+            .output()
+            .unwrap();
+        assert!(stdout(&board).contains("alice-py.v1"), "{}", stdout(&board));
+        let out = referee()
+            .args(["ladder", "export", "--server", &url])
+            .arg(dir.join("window-alice"))
+            .env("REFEREE_LADDER_TOKEN", &alice)
+            .output()
+            .unwrap();
+        assert!(
+            crate::util::stderr(&out).contains("403"),
+            "{}",
+            crate::util::stderr(&out)
+        );
+
         server.stop();
         // The whole ladder so far, as a tournament's results directory.
         let out_dir = dir.join("window");
