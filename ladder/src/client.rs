@@ -105,6 +105,15 @@ impl Client {
         })
     }
 
+    async fn bytes(&self, request: reqwest::RequestBuilder) -> Result<Vec<u8>, ClientError> {
+        let response = self.send(request).await?;
+        let bytes = response
+            .bytes()
+            .await
+            .map_err(|e| ClientError::BadAnswer(e.to_string()))?;
+        Ok(bytes.to_vec())
+    }
+
     async fn json<T: DeserializeOwned>(
         &self,
         request: reqwest::RequestBuilder,
@@ -250,12 +259,7 @@ impl Client {
     /// [`ClientError`].
     pub async fn artifact(&self, hash: &str) -> Result<Vec<u8>, ClientError> {
         let path = format!("/api/v1/artifacts/{hash}");
-        let response = self.send(self.request(reqwest::Method::GET, &path)).await?;
-        let bytes = response
-            .bytes()
-            .await
-            .map_err(|e| ClientError::BadAnswer(e.to_string()))?;
-        Ok(bytes.to_vec())
+        self.bytes(self.request(reqwest::Method::GET, &path)).await
     }
 
     /// Makes an account (the admin); returns its token.
@@ -324,12 +328,7 @@ impl Client {
     /// [`ClientError`].
     pub async fn match_stderr(&self, id: i64, seat: usize) -> Result<Vec<u8>, ClientError> {
         let path = format!("/api/v1/matches/{id}/stderr/{seat}");
-        let response = self.send(self.request(reqwest::Method::GET, &path)).await?;
-        let bytes = response
-            .bytes()
-            .await
-            .map_err(|e| ClientError::BadAnswer(e.to_string()))?;
-        Ok(bytes.to_vec())
+        self.bytes(self.request(reqwest::Method::GET, &path)).await
     }
 
     /// Asks for a challenge's unranked matches.
@@ -377,11 +376,6 @@ impl Client {
     /// [`ClientError`].
     pub async fn export(&self, from: i64, to: i64) -> Result<Vec<u8>, ClientError> {
         let path = format!("/api/v1/admin/export?from={from}&to={to}");
-        let response = self.send(self.request(reqwest::Method::GET, &path)).await?;
-        let bytes = response
-            .bytes()
-            .await
-            .map_err(|e| ClientError::BadAnswer(e.to_string()))?;
-        Ok(bytes.to_vec())
+        self.bytes(self.request(reqwest::Method::GET, &path)).await
     }
 }

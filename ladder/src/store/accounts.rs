@@ -80,13 +80,7 @@ impl Store {
         .bind(now)
         .fetch_one(&self.pool)
         .await
-        .map_err(|e| {
-            if StoreError::is_unique_violation(&e) {
-                StoreError::Taken(name.to_owned())
-            } else {
-                e.into()
-            }
-        })?;
+        .map_err(|e| StoreError::or_taken(e, name))?;
         account(&row)
     }
 

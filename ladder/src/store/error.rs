@@ -21,6 +21,15 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// `error`, or [`StoreError::Taken`] when the database refused `name` as a duplicate.
+    pub(super) fn or_taken(error: sqlx::Error, name: &str) -> StoreError {
+        if Self::is_unique_violation(&error) {
+            StoreError::Taken(name.to_owned())
+        } else {
+            error.into()
+        }
+    }
+
     /// Whether the database refused a row because a unique column already holds its value.
     pub(super) fn is_unique_violation(error: &sqlx::Error) -> bool {
         matches!(error, sqlx::Error::Database(e) if e.is_unique_violation())

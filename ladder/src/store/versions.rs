@@ -198,13 +198,7 @@ impl Store {
             .bind(now)
             .execute(&self.pool)
             .await
-            .map_err(|e| {
-                if StoreError::is_unique_violation(&e) {
-                    StoreError::Taken(name.to_owned())
-                } else {
-                    e.into()
-                }
-            })?;
+            .map_err(|e| StoreError::or_taken(e, name))?;
         self.bot(name)
             .await?
             .ok_or_else(|| StoreError::Corrupt(format!("no bot '{name}' just after adding it")))

@@ -99,6 +99,13 @@ pub struct ServerArgs {
     /// The server's URL, e.g. http://127.0.0.1:8640.
     #[arg(long, value_name = "URL", env = "REFEREE_LADDER_SERVER")]
     pub server: String,
+    #[command(flatten)]
+    pub token: TokenArgs,
+}
+
+/// The caller's token.
+#[derive(Debug, Args)]
+pub struct TokenArgs {
     /// The caller's token (also REFEREE_LADDER_TOKEN, which `ps` does not show).
     #[arg(
         long,
@@ -246,17 +253,8 @@ pub struct ReproduceArgs {
     /// The server's URL, when WHAT is an id.
     #[arg(long, value_name = "URL", env = "REFEREE_LADDER_SERVER")]
     pub server: Option<String>,
-    /// The caller's token (also REFEREE_LADDER_TOKEN).
-    #[arg(
-        long,
-        value_name = "TOKEN",
-        env = "REFEREE_LADDER_TOKEN",
-        hide_env_values = true
-    )]
-    pub token: Option<String>,
-    /// A file holding the caller's token.
-    #[arg(long, value_name = "FILE", conflicts_with = "token")]
-    pub token_file: Option<PathBuf>,
+    #[command(flatten)]
+    pub token: TokenArgs,
     /// Where the match's bundle is written and played [default: ladder-match-ID/].
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
@@ -272,16 +270,8 @@ pub struct ExportArgs {
     #[arg(long, value_name = "URL", conflicts_with = "ladder")]
     pub server: Option<String>,
     /// The admin's token, with --server.
-    #[arg(
-        long,
-        value_name = "TOKEN",
-        env = "REFEREE_LADDER_TOKEN",
-        hide_env_values = true
-    )]
-    pub token: Option<String>,
-    /// A file holding the admin's token, with --server.
-    #[arg(long, value_name = "FILE", conflicts_with = "token")]
-    pub token_file: Option<PathBuf>,
+    #[command(flatten)]
+    pub token: TokenArgs,
     /// The window's start: a UTC time (2026-11-29, 2026-11-29T14:00, 2026-11-29T14:00:05Z) or
     /// seconds since the epoch [default: the first match].
     #[arg(long, value_name = "TIME")]

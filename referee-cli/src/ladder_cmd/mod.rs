@@ -164,13 +164,13 @@ fn stop_signal(for_s: Option<u64>) -> tokio::sync::watch::Receiver<bool> {
 }
 
 fn client(server: &ServerArgs) -> anyhow::Result<Client> {
-    let token = token(server.token.as_deref(), server.token_file.as_deref())?;
+    let token = token(&server.token)?;
     Ok(Client::new(&server.server, token.as_deref()))
 }
 
 /// The caller's token: given, or read from a file.
-fn token(token: Option<&str>, file: Option<&Path>) -> anyhow::Result<Option<String>> {
-    Ok(match (token, file) {
+fn token(args: &args::TokenArgs) -> anyhow::Result<Option<String>> {
+    Ok(match (args.token.as_deref(), args.token_file.as_deref()) {
         (Some(token), _) => Some(token.trim().to_owned()),
         (None, Some(file)) => Some(
             std::fs::read_to_string(file)
@@ -417,7 +417,7 @@ async fn export(args: args::ExportArgs) -> anyhow::Result<ExitCode> {
         .transpose()?
         .unwrap_or(i64::MAX);
     if let (Some(server), None) = (&args.server, &args.ladder) {
-        let token = token(args.token.as_deref(), args.token_file.as_deref())?;
+        let token = token(&args.token)?;
         let packed = Client::new(server, token.as_deref())
             .export(from, to)
             .await

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 /// Runs `referee ladder reproduce`.
 pub(super) async fn run(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
     let (server, id) = target(&args)?;
-    let token = token(args.token.as_deref(), args.token_file.as_deref())?;
+    let token = token(&args.token)?;
     let client = Client::new(&server, token.as_deref());
     let bundle = client.match_bundle(id).await.map_err(failed)?;
     let dir = args
