@@ -39,8 +39,7 @@ enum Players {
 struct LadderFile {
     game: String,
     players: Option<Players>,
-    #[serde(default)]
-    seed: u64,
+    seed: Option<u64>,
     #[serde(default)]
     options: toml::Table,
     max_faults: Option<u32>,
@@ -97,7 +96,9 @@ pub fn read(path: &Path) -> Result<(LadderConfig, Vec<HouseBot>, PathBuf), Failu
         options: serde_json::to_value(&file.options).unwrap_or_default(),
         min_players,
         max_players,
-        seed: file.seed,
+        // A ladder's seed decides every deal of every match to come: unless the file gives one,
+        // it is drawn here and kept in the database, known to no one.
+        seed: file.seed.unwrap_or_else(rand::random),
         seat: SeatSettings {
             limits: resolved.time.limits,
             overruns: resolved.time.overruns,
