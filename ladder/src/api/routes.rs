@@ -71,6 +71,7 @@ async fn info(State(ladder): State<Ladder>) -> Answer<LadderInfo> {
         max_players: config.max_players,
         paused: ladder.paused().await?,
         frozen: ladder.frozen().await?,
+        upload_bytes: config.build.upload_bytes,
         matches: ladder.store().match_count().await?,
         referee: crate::spec::REFEREE_VERSION.to_owned(),
     }))

@@ -112,6 +112,8 @@ pub struct LadderInfo {
     pub paused: bool,
     /// Whether the ladder is frozen (no submission, no ranked match: the standings are final).
     pub frozen: bool,
+    /// The largest upload taken, in bytes.
+    pub upload_bytes: u64,
     /// Matches recorded.
     pub matches: i64,
     /// The referee's version.

@@ -211,7 +211,8 @@ impl Store {
         .bind(now)
         .fetch_one(&mut *tx)
         .await?;
-        for version in seated {
+        // In id order, as a report takes them (`in_id_order`).
+        for version in super::matches::in_id_order(seated.iter().copied()) {
             sqlx::query("UPDATE versions SET last_seated = $1 WHERE id = $2")
                 .bind(now)
                 .bind(version)

@@ -1,9 +1,10 @@
 //! Matches: what a worker reported for a match job, once the server checked it, and the
 //! ratings it moved, written together in one transaction.
 
-use super::{Finish, Store, StoreError};
+use super::{Backend, Finish, Store, StoreError};
 use sqlx::Row;
 use sqlx::any::AnyRow;
+use std::collections::BTreeMap;
 
 /// One seat's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,7 +121,21 @@ impl Store {
         .bind(now)
         .fetch_one(&mut *tx)
         .await?;
-        let mut before = Vec::with_capacity(result.seats.len());
+        // The seats' versions, locked in id order: two reports sharing versions then wait
+        // for one another instead of deadlocking, and neither rates from a stale (μ, σ).
+        // SQLite's transaction is the only writer already.
+        let lock = match self.backend {
+            Backend::Postgres => "SELECT mu, sigma FROM versions WHERE id = $1 FOR NO KEY UPDATE",
+            Backend::Sqlite => "SELECT mu, sigma FROM versions WHERE id = $1",
+        };
+        let mut ratings = BTreeMap::new();
+        for version in in_id_order(result.seats.iter().map(|s| s.version)) {
+            let rating: (f64, f64) = sqlx::query_as(lock)
+                .bind(version)
+                .fetch_one(&mut *tx)
+                .await?;
+            ratings.insert(version, rating);
+        }
         for (seat, s) in result.seats.iter().enumerate() {
             sqlx::query(
                 "INSERT INTO match_seats (match_id, seat, version_id, score, rank) \
@@ -133,16 +148,18 @@ impl Store {
             .bind(i64::from(s.rank))
             .execute(&mut *tx)
             .await?;
-            let rating: (f64, f64) = sqlx::query_as("SELECT mu, sigma FROM versions WHERE id = $1")
-                .bind(s.version)
-                .fetch_one(&mut *tx)
-                .await?;
-            before.push(rating);
         }
         if result.ranked {
+            let before: Vec<(f64, f64)> =
+                result.seats.iter().map(|s| ratings[&s.version]).collect();
             let ranks: Vec<u32> = result.seats.iter().map(|s| s.rank).collect();
-            let after = rate(&before, &ranks);
-            for (s, (mu, sigma)) in result.seats.iter().zip(after) {
+            let after: BTreeMap<i64, (f64, f64)> = result
+                .seats
+                .iter()
+                .map(|s| s.version)
+                .zip(rate(&before, &ranks))
+                .collect();
+            for (version, (mu, sigma)) in after {
                 sqlx::query(
                     "UPDATE versions SET mu = $1, sigma = $2, ranked_matches = ranked_matches + 1, \
                      last_played = $3 WHERE id = $4",
@@ -150,7 +167,7 @@ impl Store {
                 .bind(mu)
                 .bind(sigma)
                 .bind(now)
-                .bind(s.version)
+                .bind(version)
                 .execute(&mut *tx)
                 .await?;
             }
@@ -212,6 +229,15 @@ impl Store {
             .await?;
         Ok(count)
     }
+}
+
+/// `versions` once each, in ascending id order: the order every transaction that writes
+/// several versions takes their rows in.
+pub(super) fn in_id_order(versions: impl IntoIterator<Item = i64>) -> Vec<i64> {
+    let mut ids: Vec<i64> = versions.into_iter().collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
 }
 
 impl Store {

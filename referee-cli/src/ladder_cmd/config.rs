@@ -120,3 +120,25 @@ pub fn read(path: &Path) -> Result<(LadderConfig, Vec<HouseBot>, PathBuf), Failu
     let base = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     Ok((config, file.bot, base))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::read;
+
+    #[test]
+    fn the_shipped_example_is_a_ladder_of_the_sample_bots_with_a_secret_seed() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/ladder.toml");
+        let (config, bots, base) = read(&path).unwrap_or_else(|e| panic!("{}", e.message));
+        assert_eq!(
+            (config.game.as_str(), config.min_players, config.max_players),
+            ("vabanque", 3, 5)
+        );
+        assert_eq!(bots.len(), 6);
+        for bot in bots.iter().filter(|b| b.lang != "builtin") {
+            assert!(base.join(&bot.path).is_file(), "{}", bot.path);
+        }
+        // No seed in the file: each read draws its own.
+        let (again, _, _) = read(&path).unwrap_or_else(|e| panic!("{}", e.message));
+        assert_ne!(config.seed, again.seed);
+    }
+}

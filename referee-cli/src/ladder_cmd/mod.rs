@@ -204,6 +204,16 @@ async fn worker(args: args::WorkerArgs) -> anyhow::Result<ExitCode> {
 async fn submit(args: args::SubmitArgs) -> anyhow::Result<ExitCode> {
     let client = client(&args.server)?;
     let bytes = upload::bytes_of(&args.lang, &args.path.to_string_lossy(), Path::new("."))?;
+    // Refused here rather than half sent: the server would stop reading at its cap.
+    let cap = client.info().await.map_err(failed)?.upload_bytes;
+    if bytes.len() as u64 > cap {
+        return Err(Failure::usage(format!(
+            "{}: {} bytes to send, over the ladder's cap of {cap} bytes",
+            args.path.display(),
+            bytes.len()
+        ))
+        .into());
+    }
     let submitted = client
         .submit(&args.name, &args.lang, bytes)
         .await

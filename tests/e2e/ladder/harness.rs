@@ -168,6 +168,27 @@ impl Server {
     }
 }
 
+/// A process a test started and did not stop (a test that failed midway): killed, so that no
+/// server or worker outlives its test.
+fn kill_left(child: &mut Child) {
+    if matches!(child.try_wait(), Ok(None)) {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        kill_left(&mut self.child);
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        kill_left(&mut self.child);
+    }
+}
+
 /// Sends `signal` to `child`.
 pub fn signal(child: &Child, signal: i32) {
     // SAFETY: kill with a pid we started and a signal number.

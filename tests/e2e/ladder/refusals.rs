@@ -113,6 +113,19 @@ fn tokens_are_checked_and_results_that_do_not_hold_are_refused() {
                 status(owner.submit("ok", "cobol", b"x".to_vec()).await).0,
                 400
             );
+            // Uploads: over the cap (the HTTP layer's 413), an archive that leads outside
+            // itself, one file for a language whose bots are archives.
+            assert_eq!(oversized(&server.url, &alice), 413);
+            let (code, message) = status(owner.submit("evil", "python", escaping_tar()).await);
+            assert_eq!(code, 400);
+            assert!(message.contains("leads outside the upload"), "{message}");
+            let (code, message) = status(
+                owner
+                    .submit("notrust", "rust", b"fn main() {}\n".to_vec())
+                    .await,
+            );
+            assert_eq!(code, 400);
+            assert!(message.contains("a rust bot is an archive"), "{message}");
             // Another owner's artifact is not found, whatever exists.
             assert_eq!(status(owner.artifact(&"a".repeat(64)).await).0, 404);
 
@@ -175,6 +188,65 @@ fn tokens_are_checked_and_results_that_do_not_hold_are_refused() {
         });
         server.stop();
     }
+}
+
+/// The status of an upload of 17 MiB (over the default cap of 16), sent as any client would.
+fn oversized(url: &str, token: &str) -> u16 {
+    use std::io::{Read, Write};
+    let address = url.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "POST /api/v1/bots/big/versions?lang=python HTTP/1.1\r\nHost: {address}\r\n\
+         Authorization: Bearer {token}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        17 << 20
+    )
+    .unwrap();
+    // The body, beside: the server reads up to its cap, then answers.
+    let mut writer = stream.try_clone().unwrap();
+    let body = std::thread::spawn(move || {
+        let chunk = [b'#'; 1 << 16];
+        for _ in 0..(17 << 20) / chunk.len() {
+            if writer.write_all(&chunk).is_err() {
+                break;
+            }
+        }
+    });
+    // Only the status line: the server need not close the connection first.
+    let mut answer = Vec::new();
+    let mut byte = [0u8; 1];
+    while !answer.ends_with(b"\r\n") && stream.read(&mut byte).unwrap_or(0) == 1 {
+        answer.push(byte[0]);
+    }
+    let _ = stream.shutdown(std::net::Shutdown::Both);
+    let _ = body.join();
+    let answer = String::from_utf8_lossy(&answer);
+    answer
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {answer:?}"))
+}
+
+/// A tar archive whose one entry is `../evil.py` (made by Python's tarfile).
+fn escaping_tar() -> Vec<u8> {
+    let script = "import io, sys, tarfile\n\
+        buf = io.BytesIO()\n\
+        with tarfile.open(fileobj=buf, mode='w') as t:\n\
+        \x20   data = b'print(1)\\n'\n\
+        \x20   info = tarfile.TarInfo('../evil.py'); info.size = len(data)\n\
+        \x20   t.addfile(info, io.BytesIO(data))\n\
+        sys.stdout.buffer.write(buf.getvalue())\n";
+    let out = std::process::Command::new("python3")
+        .args(["-c", script])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
 }
 
 /// Claims the next job, waiting for the matchmaker to queue one.

@@ -8,7 +8,7 @@ use crate::store::{
 
 const LEASE_MS: i64 = 60_000;
 
-async fn owner(store: &Store, name: &str) -> i64 {
+pub(super) async fn owner(store: &Store, name: &str) -> i64 {
     store
         .add_account(name, Role::Owner, &format!("hash-of-{name}"), 1)
         .await
@@ -17,7 +17,7 @@ async fn owner(store: &Store, name: &str) -> i64 {
 }
 
 /// Worker accounts 1..=n (ids as the store gives them).
-async fn workers(store: &Store, n: usize) -> Vec<i64> {
+pub(super) async fn workers(store: &Store, n: usize) -> Vec<i64> {
     let mut ids = Vec::new();
     for i in 0..n {
         let name = format!("worker{i}");
@@ -30,7 +30,7 @@ async fn workers(store: &Store, n: usize) -> Vec<i64> {
 }
 
 /// A ready version of a new bot `name` of `owner_id`.
-async fn ready_version(store: &Store, owner_id: i64, name: &str) -> i64 {
+pub(super) async fn ready_version(store: &Store, owner_id: i64, name: &str) -> i64 {
     let bot = store.add_bot(owner_id, name, "python", 1).await.unwrap();
     let (version, added) = store
         .add_version(&bot, "src", (25.0, 8.3), 1)

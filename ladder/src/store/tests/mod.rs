@@ -4,6 +4,7 @@
 
 mod backends;
 mod cases;
+mod contention;
 mod migrations;
 
 pub(crate) use backends::on_each;
