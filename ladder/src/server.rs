@@ -20,6 +20,8 @@ pub struct ServeOptions {
     pub listen: SocketAddr,
     /// Local worker slots (0: none; jobs wait for remote workers).
     pub jobs: usize,
+    /// Bot processes each local worker slot keeps between matches ([`WorkerOptions::keep`]).
+    pub keep: usize,
     /// How often the matchmaker and the sweeper run.
     pub tick: Duration,
 }
@@ -58,6 +60,7 @@ pub async fn serve(
             jobs: options.jobs,
             dir: options.home.join("worker"),
             idle: Duration::from_millis(200),
+            keep: options.keep,
         };
         Some(
             crate::worker::run(client, worker, stop.clone())

@@ -7,6 +7,7 @@
 mod build;
 mod cache;
 mod heartbeat;
+mod kept;
 mod play;
 
 use crate::client::{Client, ClientError};
@@ -37,7 +38,14 @@ pub struct WorkerOptions {
     pub dir: PathBuf,
     /// How long to wait before asking again when there is no job.
     pub idle: Duration,
+    /// How many bot processes each slot keeps between matches (0: each seat's process is
+    /// started for its match and stopped after it). See [`DEFAULT_KEEP`].
+    pub keep: usize,
 }
+
+/// The bot processes a slot keeps between matches by default: a ladder's field, or most of
+/// it (a process is a few MiB to a few tens of MiB).
+pub const DEFAULT_KEEP: usize = 64;
 
 /// Why a worker cannot start.
 #[derive(Debug, thiserror::Error)]
@@ -75,6 +83,16 @@ pub async fn run(
         let (client, dirs, stats, mut stop) =
             (client.clone(), dirs.clone(), stats.clone(), stop.clone());
         let idle = options.idle;
+        let stderr_path = dirs
+            .jobs
+            .join(format!("slot{slot}-{}", crate::auth::new_lease()));
+        let stderr =
+            referee::safe_fs::SafeDir::create(&stderr_path, referee::safe_fs::Privacy::Private)
+                .map_err(|error| WorkerError::Dir {
+                    path: stderr_path.clone(),
+                    error: error.to_string(),
+                })?;
+        let (keep, stderr) = (options.keep, Arc::new(stderr));
         let (done, finished) = tokio::sync::oneshot::channel::<()>();
         std::thread::Builder::new()
             .name(format!("ladder-worker-{slot}"))
@@ -83,10 +101,11 @@ pub async fn run(
                     .enable_all()
                     .build()
                     .expect("a worker runtime");
+                let mut kept = kept::Kept::new(keep, stderr, stderr_path);
                 runtime.block_on(async {
                     while !*stop.borrow() {
                         match client.claim().await {
-                            Ok(Some(job)) => one_job(&client, &dirs, slot, job, &stats).await,
+                            Ok(Some(job)) => one_job(&client, &dirs, &mut kept, job, &stats).await,
                             Ok(None) => wait(&mut stop, idle).await,
                             Err(error) => {
                                 eprintln!("worker: cannot claim a job: {error}");
@@ -94,6 +113,7 @@ pub async fn run(
                             }
                         }
                     }
+                    kept.shutdown().await;
                 });
                 drop(runtime);
                 let _ = done.send(());
@@ -118,14 +138,14 @@ async fn wait(stop: &mut watch::Receiver<bool>, idle: Duration) {
 async fn one_job(
     client: &Client,
     dirs: &play::Dirs,
-    slot: usize,
+    kept: &mut kept::Kept,
     job: ClaimedJob,
     stats: &WorkerStats,
 ) {
     let (id, lease) = (job.id, job.lease.clone());
     let keeper = heartbeat::keep(client.clone(), id, lease.clone(), job.heartbeat_s);
     let outcome = tokio::select! {
-        outcome = play::perform(client, dirs, slot, &job) => Some(outcome),
+        outcome = play::perform(client, dirs, kept, &job) => Some(outcome),
         () = keeper.lost() => None,
     };
     keeper.stop();

@@ -150,6 +150,10 @@ pub struct ServeArgs {
     /// [default: the number of cores].
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
+    /// Bot processes each slot keeps between matches, as `referee tournament` does (0: every
+    /// seat's process is started for its match and stopped after it).
+    #[arg(long, value_name = "N", default_value_t = ladder::worker::DEFAULT_KEEP)]
+    pub keep: usize,
     /// Stop after this many seconds (for demonstrations and tests) [default: until Ctrl-C].
     #[arg(long, value_name = "S")]
     pub for_s: Option<u64>,
@@ -163,6 +167,10 @@ pub struct WorkerArgs {
     /// Matches played at once [default: the number of cores].
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
+    /// Bot processes each slot keeps between matches, as `referee tournament` does (0: every
+    /// seat's process is started for its match and stopped after it).
+    #[arg(long, value_name = "N", default_value_t = ladder::worker::DEFAULT_KEEP)]
+    pub keep: usize,
     /// The worker's directory: its cache of artifacts and its jobs' files.
     #[arg(long, value_name = "DIR", default_value = "ladder-worker")]
     pub dir: PathBuf,

@@ -107,6 +107,7 @@ async fn serve(args: args::ServeArgs) -> anyhow::Result<ExitCode> {
         home,
         listen: args.listen,
         jobs,
+        keep: args.keep,
         tick: Duration::from_millis(500),
     };
     let stop = stop_signal(args.for_s);
@@ -189,6 +190,7 @@ async fn worker(args: args::WorkerArgs) -> anyhow::Result<ExitCode> {
         jobs,
         dir: args.dir.clone(),
         idle: Duration::from_secs(1),
+        keep: args.keep,
     };
     outln!(
         "worker: {jobs} slots for {} (Ctrl-C stops after the jobs in hand)",

@@ -219,7 +219,8 @@ impl Sandbox {
 
     /// The command line that runs `command` in the sandbox: in `workdir` (writable) if given,
     /// else in `from` (read-only; the directory it is started from), with the `hidden` places
-    /// replaced by empty ones, a private `/tmp` of at most `tmp_bytes` (`from` and the paths
+    /// replaced by empty ones (one that holds `workdir` is emptied around it: the workdir is
+    /// bound back in), a private `/tmp` of at most `tmp_bytes` (`from` and the paths
     /// the command names from it stay visible when they are under /tmp), and the `fixed` copies
     /// of `/proc` files (whose descriptors the child must keep open across its exec). The
     /// caller has checked that `workdir`'s path leads to it and found where `hidden` is now.
@@ -259,7 +260,20 @@ impl Sandbox {
                 args.extend(["--ro-bind".into(), path.clone(), path]);
             }
         }
-        // The working directory first, so that hidden paths inside it are hidden too: the
+        // A hidden directory that holds the working directory (the directory of every bot's
+        // workdir, sealed) is emptied first and the working directory bound back into it, so
+        // that what is made in it later, after this start, stays out of view; it is made
+        // read-only once the working directory is in.
+        let (around, inside): (Vec<&Place>, Vec<&Place>) = hidden.iter().partition(|place| {
+            place.is_dir
+                && workdir
+                    .is_some_and(|w| w.path() != place.path && w.path().starts_with(&place.path))
+        });
+        for place in &around {
+            let shown = place.path.display().to_string();
+            args.extend(["--size".into(), "4096".into(), "--tmpfs".into(), shown]);
+        }
+        // The working directory next, so that hidden paths inside it are hidden too: the
         // directory admitted, by its descriptor where bubblewrap can take one.
         if let Some(dir) = workdir {
             let path = dir.path().display().to_string();
@@ -270,7 +284,15 @@ impl Sandbox {
                 args.extend(["--bind".into(), path.clone(), path]);
             }
         }
-        for place in hidden {
+        for place in &around {
+            args.extend(["--remount-ro".into(), place.path.display().to_string()]);
+        }
+        // What is inside an emptied directory is hidden with it (and could not be mounted
+        // over in it, read-only by now).
+        let inside = inside
+            .into_iter()
+            .filter(|place| !around.iter().any(|a| place.path.starts_with(&a.path)));
+        for place in inside {
             let shown = place.path.display().to_string();
             if place.is_dir {
                 args.extend([

@@ -9,3 +9,4 @@ mod harness;
 mod lost_worker;
 mod owners;
 mod refusals;
+mod sealed;
