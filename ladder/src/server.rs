@@ -88,7 +88,11 @@ async fn keep_going(ladder: Ladder, tick: Duration, mut stop: watch::Receiver<bo
         if let Err(error) = ladder.schedule().await {
             eprintln!("ladder: the matchmaker failed: {error}");
         }
-        let _ = tokio::time::timeout(tick, stop.changed()).await;
+        // The next round at the tick, or as soon as a match is recorded (its table is free).
+        tokio::select! {
+            _ = tokio::time::timeout(tick, stop.changed()) => {}
+            () = ladder.match_recorded() => {}
+        }
     }
 }
 

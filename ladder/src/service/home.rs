@@ -142,6 +142,7 @@ impl Ladder {
             artifacts: std::sync::Arc::new(ArtifactStore::open(&home.join("artifacts"))?),
             config,
             scratch,
+            recorded: std::sync::Arc::default(),
         })
     }
 

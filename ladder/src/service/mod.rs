@@ -35,6 +35,9 @@ pub struct Ladder {
     config: LadderConfig,
     /// Where the server writes what it checks (logs being replayed).
     scratch: PathBuf,
+    /// Told when a match is recorded: the matchmaker fills the queue again at once, rather
+    /// than at its next tick.
+    recorded: std::sync::Arc<tokio::sync::Notify>,
 }
 
 /// Milliseconds since the Unix epoch, now.
@@ -48,6 +51,11 @@ impl Ladder {
     /// Its store.
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// Waits until a match is recorded (one that was recorded since the last wait counts).
+    pub async fn match_recorded(&self) {
+        self.recorded.notified().await;
     }
 
     /// Its settings.

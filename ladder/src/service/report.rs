@@ -118,6 +118,9 @@ impl Ladder {
                 &referee::tournament::ratings::updated,
             )
             .await?;
+        if matches!(finish, Finish::Counted(Some(_))) {
+            self.recorded.notify_one();
+        }
         match finish {
             Finish::Counted(Some(id)) | Finish::Duplicate(Some(id)) => Ok(id),
             _ => Err(ServiceError::LeaseLost(job)),
