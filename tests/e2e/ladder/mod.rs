@@ -6,6 +6,7 @@
 mod crash;
 mod flow;
 mod harness;
+mod load_smoke;
 mod lost_worker;
 mod owners;
 mod refusals;
