@@ -10,6 +10,10 @@ use referee::tournament::format::Combinations;
 use referee::tournament::ratings::match_quality;
 use std::collections::{BTreeSet, HashSet};
 
+/// An opponent whose match quality with the anchor is at least this share of the best one's is
+/// among the best-matched.
+const NEAR_BEST: f64 = 0.8;
+
 /// The most opponent sets tried for one anchor, size and order before giving up on them.
 const MAX_TRIED: usize = 20_000;
 
@@ -58,7 +62,7 @@ pub(super) fn tables(request: &Request<'_>) -> Vec<Vec<i64>> {
         let table = order.iter().find_map(|&anchor| {
             size_order
                 .iter()
-                .find_map(|&p| seat(field, anchor, p, explore, &recent, &mut rng))
+                .find_map(|&p| seat(field, anchor, p, explore, &recent, &seated, &mut rng))
         });
         // A field too small to avoid the repeat window: the window yields (the owner rule
         // does not).
@@ -67,7 +71,7 @@ pub(super) fn tables(request: &Request<'_>) -> Vec<Vec<i64>> {
             order.iter().find_map(|&anchor| {
                 size_order
                     .iter()
-                    .find_map(|&p| seat(field, anchor, p, explore, &no_window, &mut rng))
+                    .find_map(|&p| seat(field, anchor, p, explore, &no_window, &seated, &mut rng))
             })
         });
         let Some(table) = table else { break };
@@ -82,13 +86,14 @@ pub(super) fn tables(request: &Request<'_>) -> Vec<Vec<i64>> {
 }
 
 /// A table of `p` for `anchor` (indices into `field`, the anchor first) that breaks no rule,
-/// if there is one.
+/// if there is one; `seated` counts the tables each candidate has in this call.
 fn seat(
     field: &[Candidate],
     anchor: usize,
     p: usize,
     explore: bool,
     recent: &HashSet<Vec<i64>>,
+    seated: &[u32],
     rng: &mut ChaCha8Rng,
 ) -> Option<Vec<usize>> {
     let a = &field[anchor];
@@ -101,8 +106,29 @@ fn seat(
     }
     let quality = |i: usize| match_quality(&[(a.mu, a.sigma), (field[i].mu, field[i].sigma)]);
     others.sort_by(|&x, &y| quality(y).total_cmp(&quality(x)).then(x.cmp(&y)));
-    let window = (WINDOW * (p - 1)).max(MIN_WINDOW).min(others.len());
-    first_allowed(field, anchor, &others[..window], p, recent)
+    // The best-matched: at least the window's count, and every version whose quality is
+    // near the best (a field of equals is one window, not its first few by id).
+    let best = others.first().map_or(0.0, |&i| quality(i));
+    let near_best = others
+        .iter()
+        .take_while(|&&i| quality(i) >= NEAR_BEST * best)
+        .count();
+    let window = (WINDOW * (p - 1))
+        .max(MIN_WINDOW)
+        .max(near_best)
+        .min(others.len());
+    // Among them, the least recently seated first (the sort keeps the quality order among
+    // equals): by quality alone the same few — those of the smallest σ, who played the most —
+    // would be seated again and again.
+    let mut near = others[..window].to_vec();
+    near.sort_by_key(|&i| {
+        (
+            seated[i],
+            field[i].last_played.is_some(),
+            field[i].last_played,
+        )
+    });
+    first_allowed(field, anchor, &near, p, recent)
         .or_else(|| first_allowed(field, anchor, &others, p, recent))
 }
 

@@ -9,7 +9,8 @@
 //!   the field can fill (as many distinct owners as seats);
 //! - three tables in four, the anchor's opponents are those that give the best
 //!   [match quality](referee::tournament::ratings::match_quality) with it, looked for among its
-//!   [`WINDOW`] best-matched versions first, then the whole field; one table in four
+//!   [`WINDOW`] best-matched versions first (the least recently seated of them first), then
+//!   the whole field; one table in four
 //!   ([`EXPLORE`]) draws them from the whole field in a random order, so that far-apart
 //!   versions meet too;
 //! - never two versions of one owner at a table, and never a table (the same versions) played

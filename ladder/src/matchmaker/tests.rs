@@ -298,3 +298,47 @@ fn two_versions_of_one_owner_are_not_a_table() {
     };
     assert!(plan(&request).is_empty());
 }
+
+#[test]
+fn versions_of_small_sigma_are_not_seated_far_more_than_the_others() {
+    // Six settled versions (σ 1) among 24 unsettled ones (σ 6), all at one μ: by match quality
+    // alone the settled ones are every table's best-matched opponents.
+    let mut field: Vec<Candidate> = (0..30)
+        .map(|i| {
+            let sigma = if i < 6 { 1.0 } else { 6.0 };
+            candidate(i as i64 + 1, i, 25.0, sigma, Some(0))
+        })
+        .collect();
+    let settings = MatchmakingSettings {
+        queue: 8,
+        repeat_s: 0,
+        duplicate: false,
+    };
+    let mut seats = vec![0u32; field.len()];
+    for round in 0..150u64 {
+        let now = 1000 * (round as i64 + 1);
+        let planned = plan(&Request {
+            candidates: &field,
+            recent: &[],
+            now,
+            players: 3..=5,
+            counts: COUNTS,
+            settings: &settings,
+            seed: 29,
+            next_group: round,
+            tables: 1,
+        });
+        for m in &planned {
+            for &v in &m.seats {
+                seats[v as usize - 1] += 1;
+                field[v as usize - 1].last_played = Some(now);
+            }
+        }
+    }
+    let total: u32 = seats.iter().sum();
+    let mean = f64::from(total) / seats.len() as f64;
+    let most = f64::from(*seats.iter().max().unwrap());
+    let least = f64::from(*seats.iter().min().unwrap());
+    assert!(most <= 2.0 * mean, "{seats:?}");
+    assert!(least >= mean / 2.0, "{seats:?}");
+}

@@ -163,6 +163,17 @@ async fn one_job(
         }
         Some(Ok(report)) => match report.send(client, id).await {
             Ok(()) => &stats.done,
+            // The server failed (a 5xx): the job is given back to be played again now, not
+            // left leased until its lease expires.
+            Err(error) if error.status().is_some_and(|s| s >= 500) => {
+                eprintln!(
+                    "worker: job {id}: the server failed on the result ({error}); given back"
+                );
+                match client.give_back(id, &lease, &error.to_string()).await {
+                    Ok(()) => &stats.given_back,
+                    Err(_) => &stats.abandoned,
+                }
+            }
             Err(error) => {
                 eprintln!("worker: job {id}: the server did not take the result: {error}");
                 &stats.abandoned

@@ -27,7 +27,7 @@ pub fn run(args: LadderArgs) -> anyhow::Result<ExitCode> {
             code: ExitCode::Internal,
             message: format!("cannot start the runtime: {e}"),
         })?;
-    runtime.block_on(async {
+    let outcome = runtime.block_on(async {
         match args.command {
             LadderCommand::Init(a) => {
                 let home = a
@@ -48,7 +48,11 @@ pub fn run(args: LadderArgs) -> anyhow::Result<ExitCode> {
             LadderCommand::Reproduce(a) => reproduce::run(a).await,
             LadderCommand::Export(a) => export(a).await,
         }
-    })
+    });
+    drop(runtime);
+    // The control groups the bots of `serve` and `worker` ran in, empty by now.
+    referee::seat::cgroup::cleanup();
+    outcome
 }
 
 fn failed(error: impl std::fmt::Display) -> anyhow::Error {
