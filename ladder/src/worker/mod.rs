@@ -43,9 +43,10 @@ pub struct WorkerOptions {
     pub keep: usize,
 }
 
-/// The bot processes a slot keeps between matches by default: a ladder's field, or most of
-/// it (a process is a few MiB to a few tens of MiB).
-pub const DEFAULT_KEEP: usize = 64;
+/// The bot processes a slot keeps between matches by default: more than a large field's, since
+/// a slot's matches sweep the whole field in turn and a cap below it would stop each process
+/// just before its next match (a sandboxed process of a sample bot holds about 7 MiB).
+pub const DEFAULT_KEEP: usize = 512;
 
 /// Why a worker cannot start.
 #[derive(Debug, thiserror::Error)]
