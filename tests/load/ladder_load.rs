@@ -1813,7 +1813,7 @@ impl Report {
                 mib(l.artifact_bytes[3] as f64)
             )
         });
-        out += &row("process starts per match", &|l| {
+        out += &row("process seats per match", &|l| {
             format!(
                 "{:.2}",
                 l.played.process_seats as f64 / l.played.matches.max(1) as f64
