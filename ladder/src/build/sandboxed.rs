@@ -226,7 +226,7 @@ pub async fn run(
     drop(command);
     drop(workdir);
     let pid = child.id().unwrap_or(0);
-    let watch = quota.map(|q| q.watch(pid, cgroup.as_ref().and_then(BotCgroup::killer)));
+    let watch = quota.map(|q| q.watch(pid, cgroup.as_ref()));
     let log = Arc::new(Mutex::new(CappedLog::default()));
     let reading = tokio::task::spawn_blocking({
         let log = Arc::clone(&log);

@@ -15,9 +15,11 @@
 //! that, the least recently used are stopped. All are stopped when the worker stops.
 
 use engine::Game;
+use referee::policy::{PreparedPolicy, ProcessPolicy};
 use referee::runner::{Player, shutdown_players};
 use referee::safe_fs::SafeDir;
-use referee::seat::Seat;
+use referee::seat::users::UidRange;
+use referee::seat::{SandboxMode, Seat};
 use std::any::Any;
 use std::collections::HashSet;
 use std::future::Future;
@@ -33,6 +35,19 @@ const EXIT_GRACE: Duration = Duration::from_secs(1);
 /// (`ProcessOptions::stderr_cap`, 1 MiB), and its later matches' stderr be lost.
 const RETIRE_STDERR_BYTES: u64 = 512 << 10;
 
+/// How many processes each of `slots` slots may keep when they are asked to keep `asked`: as
+/// root, each bot process runs as a uid of its own in a group of its own, leased from the
+/// range of the machine's bots ([`UidRange::DEFAULT`], 1,000 ids), so the slots together keep
+/// at most three quarters of it, and the rest stays free for the processes each match starts
+/// and for other referees of the machine. A range run out of would leave a bot without a uid.
+pub(super) fn cap(asked: usize, slots: usize, root: bool) -> usize {
+    if !root {
+        return asked;
+    }
+    let ids = UidRange::DEFAULT.ids().count();
+    asked.min(ids * 3 / 4 / slots.max(1))
+}
+
 /// The processes one slot keeps, of whichever game its ladder plays.
 pub(super) struct Kept {
     /// The `Processes<G>` of the game last played.
@@ -45,6 +60,9 @@ pub(super) struct Kept {
     pub(super) stderr_path: PathBuf,
     /// Processes started so far (they name the stderr files and workdirs).
     pub(super) started: u64,
+    /// The process policy of each sandbox mode asked for so far, the machine probed once
+    /// for each (a probe starts processes and reads all of `/proc`: more than most matches).
+    policies: Vec<(SandboxMode, Arc<PreparedPolicy>)>,
 }
 
 /// [`Processes`] of some game.
@@ -75,7 +93,22 @@ impl Kept {
             stderr,
             stderr_path,
             started: 0,
+            policies: Vec::new(),
         }
+    }
+
+    /// The policy for seats in `sandbox`: made by `make` and prepared the first time.
+    pub(super) fn policy(
+        &mut self,
+        sandbox: SandboxMode,
+        make: impl FnOnce() -> ProcessPolicy,
+    ) -> Arc<PreparedPolicy> {
+        if let Some((_, policy)) = self.policies.iter().find(|(mode, _)| *mode == sandbox) {
+            return policy.clone();
+        }
+        let policy = Arc::new(make().prepared());
+        self.policies.push((sandbox, policy.clone()));
+        policy
     }
 
     /// The processes kept of game `G` (those of another game, if any, are dropped: killed).
@@ -170,19 +203,26 @@ impl<G: Game> Processes<G> {
     /// A kept process for `key` that has never played `seed`, taken out, if there is one
     /// still running.
     pub(super) fn take(&mut self, key: &str, seed: u64) -> Option<Live<G>> {
-        self.live.retain_mut(|live| match &mut live.player().seat {
-            Seat::Process(bot) => !bot.has_exited(),
-            _ => true,
-        });
-        // The most recently used first: its pages are the likeliest to be warm.
-        let at = self
-            .live
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| l.key == key && !l.seeds.contains(&seed))
-            .max_by_key(|(_, l)| l.used)
-            .map(|(i, _)| i)?;
-        Some(self.live.swap_remove(at))
+        loop {
+            // The most recently used first: its pages are the likeliest to be warm.
+            let at = self
+                .live
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.key == key && !l.seeds.contains(&seed))
+                .max_by_key(|(_, l)| l.used)
+                .map(|(i, _)| i)?;
+            let mut live = self.live.swap_remove(at);
+            // Only the one chosen is asked whether it still runs (one system call each): one
+            // that has exited is dropped, and the next is tried.
+            let running = match &mut live.player().seat {
+                Seat::Process(bot) => !bot.has_exited(),
+                _ => true,
+            };
+            if running {
+                return Some(live);
+            }
+        }
     }
 
     /// Keeps `played` (the processes of a match of `seed` just played) that may play again,
@@ -221,4 +261,19 @@ async fn stop<G: Game>(live: &mut Vec<Live<G>>) {
     shutdown_players(&mut players, EXIT_GRACE).await;
     drop(players);
     live.clear();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn as_root_the_slots_keep_at_most_three_quarters_of_the_bots_ids() {
+        assert_eq!(cap(512, 4, false), 512);
+        assert_eq!(cap(512, 4, true), 187);
+        assert_eq!(cap(512, 1, true), 512);
+        assert_eq!(cap(100, 2, true), 100);
+        assert_eq!(cap(512, 0, true), 512);
+        assert_eq!(cap(0, 4, true), 0);
+    }
 }

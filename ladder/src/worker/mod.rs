@@ -76,6 +76,17 @@ pub async fn run(
         error: error.to_string(),
     })?;
     let stats = Arc::new(WorkerStats::default());
+    // SAFETY: geteuid only reads the caller's id.
+    let root = unsafe { libc::geteuid() } == 0;
+    let keep = kept::cap(options.keep, options.jobs.max(1), root);
+    if keep < options.keep {
+        eprintln!(
+            "worker: each of its {} slots keeps at most {keep} bot processes, not {}: each holds a uid and a group of the bots' {} (docs/ladder.md#bot-processes-kept-between-matches)",
+            options.jobs.max(1),
+            options.keep,
+            referee::seat::users::UidRange::DEFAULT,
+        );
+    }
     let mut dones = Vec::new();
     // Each slot is an OS thread with a one-thread runtime of its own, as the tournament's
     // workers are: a match's referee work stays on one thread, and the slots spread over the
@@ -93,7 +104,7 @@ pub async fn run(
                     path: stderr_path.clone(),
                     error: error.to_string(),
                 })?;
-        let (keep, stderr) = (options.keep, Arc::new(stderr));
+        let stderr = Arc::new(stderr);
         let (done, finished) = tokio::sync::oneshot::channel::<()>();
         std::thread::Builder::new()
             .name(format!("ladder-worker-{slot}"))

@@ -212,11 +212,11 @@ async fn start<G: Game>(
         names.push((bot.name.clone(), format!("{tag}.stderr")));
         bots.push(bot);
     }
-    let policy = ProcessPolicy {
+    let policy = kept.policy(spec.sandbox, || ProcessPolicy {
         sandbox: spec.sandbox,
         hide: vec![dirs.cache.clone(), dirs.jobs.clone(), dirs.builds.clone()],
         ..ProcessPolicy::default()
-    };
+    });
     let outcome = policy.resolve(&mut bots, &[scratch.to_path_buf()]);
     let mut processes = match outcome {
         Ok(processes) => processes,

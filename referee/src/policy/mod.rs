@@ -22,13 +22,14 @@ pub(crate) use error::typed_hint;
 
 use crate::seat::cgroup;
 use crate::seat::notice::Notice;
-use crate::seat::users::{self, Isolation};
+use crate::seat::users::{self, Isolation, Probed};
 use crate::seat::workdir_rule::{self, WorkdirOrigin};
 use crate::seat::{
     BotSpec, BotUids, HiddenPath, Launch, ProcessOptions, Sandbox, SandboxMode, Workdirs,
 };
 use std::collections::BTreeSet;
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 /// How a run's bot processes are to be run (see the module documentation).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -133,6 +134,26 @@ impl ProcessPolicy {
         bots: &mut [BotSpec],
         outputs: &[PathBuf],
     ) -> Result<BotProcesses, PolicyError> {
+        self.resolve_probed(bots, outputs, &Mutex::new(None))
+    }
+
+    /// This policy for runs one after another: the machine is probed (the sandbox, the uids)
+    /// once, at the first run with processes, not for each ([`PreparedPolicy`]).
+    pub fn prepared(self) -> PreparedPolicy {
+        PreparedPolicy {
+            policy: self,
+            probed: Mutex::new(None),
+        }
+    }
+
+    /// [`ProcessPolicy::resolve`], with the machine's probe taken from `probed` (made and kept
+    /// there if it is not yet).
+    fn resolve_probed(
+        &self,
+        bots: &mut [BotSpec],
+        outputs: &[PathBuf],
+        probed: &Mutex<Option<Probed>>,
+    ) -> Result<BotProcesses, PolicyError> {
         let from = self.from_dir()?;
         let hidden_paths: Vec<PathBuf> = outputs
             .iter()
@@ -154,7 +175,12 @@ impl ProcessPolicy {
             workdir_rule::mark(&admitted).map_err(PolicyError::Mark)?;
         }
         let isolation = if has_processes {
-            users::isolate(self.sandbox, self.bot_uids, bots, &workdirs, &from)?
+            let mut probed = probed.lock().unwrap_or_else(|e| e.into_inner());
+            let probed = match &mut *probed {
+                Some(probed) => probed,
+                none => none.insert(users::probe(self.sandbox, self.bot_uids)?),
+            };
+            probed.assign(bots, &workdirs, &from)?
         } else {
             Isolation::default()
         };
@@ -186,6 +212,35 @@ impl ProcessPolicy {
             },
             notices,
         })
+    }
+}
+
+/// A [`ProcessPolicy`] for runs one after another (a ladder's worker starts processes for
+/// match after match): what the machine gives bots is probed once, at the first run with
+/// processes — a probe starts a process as a bot's user and bubblewrap as that user, and
+/// reads every process's ids in `/proc` — and each run then only leases its bots' groups.
+#[derive(Debug)]
+pub struct PreparedPolicy {
+    policy: ProcessPolicy,
+    probed: Mutex<Option<Probed>>,
+}
+
+impl PreparedPolicy {
+    /// The policy.
+    pub fn policy(&self) -> &ProcessPolicy {
+        &self.policy
+    }
+
+    /// [`ProcessPolicy::resolve`] for one run, with the machine probed once for all.
+    ///
+    /// # Errors
+    /// As [`ProcessPolicy::resolve`]; a probe that failed is made again at the next run.
+    pub fn resolve(
+        &self,
+        bots: &mut [BotSpec],
+        outputs: &[PathBuf],
+    ) -> Result<BotProcesses, PolicyError> {
+        self.policy.resolve_probed(bots, outputs, &self.probed)
     }
 }
 

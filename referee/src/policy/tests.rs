@@ -43,3 +43,43 @@ fn a_directory_to_run_from_that_is_missing_or_a_file_is_refused() {
         );
     }
 }
+
+#[test]
+fn a_prepared_policy_probes_the_machine_once_and_each_run_as_a_policy_would() {
+    let from = std::env::temp_dir().canonicalize().unwrap();
+    let policy = ProcessPolicy {
+        from: Some(from),
+        ..ProcessPolicy::default()
+    };
+    let prepared = policy.clone().prepared();
+    let probed = || prepared.probed.lock().unwrap().is_some();
+    // No process: nothing to probe.
+    prepared.resolve(&mut [], &[]).unwrap();
+    assert!(!probed());
+    let bots = || vec![BotSpec::parse("a=true").unwrap()];
+    let alone = policy.resolve(&mut bots(), &[]).unwrap();
+    let mut runs = Vec::new();
+    for _ in 0..3 {
+        runs.push(prepared.resolve(&mut bots(), &[]).unwrap());
+        assert!(probed());
+    }
+    let kept = prepared.probed.lock().unwrap().clone().unwrap();
+    for run in &runs {
+        // What a policy resolved alone decides: the same sandbox, said the same way.
+        assert_eq!(run.options.sandbox, alone.options.sandbox);
+        assert_eq!(&run.options.sandbox, kept.sandbox());
+        assert_eq!(run.notices, alone.notices);
+    }
+    // Each run's bot has a group of its own, leased for that run, where bots get uids.
+    let groups: Vec<Option<u32>> = runs
+        .iter()
+        .map(|run| match run.options.users.run_as("a") {
+            crate::seat::RunAs::Own(group) => Some(group.gid()),
+            _ => None,
+        })
+        .collect();
+    if groups[0].is_some() {
+        let distinct: BTreeSet<_> = groups.iter().collect();
+        assert_eq!(distinct.len(), runs.len(), "{groups:?}");
+    }
+}

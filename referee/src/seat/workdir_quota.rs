@@ -19,10 +19,11 @@
 
 use super::Fault;
 use super::admitted_workdir::AdmittedWorkdir;
-use super::cgroup::GroupKiller;
+use super::cgroup::{BotCgroup, GroupClock, GroupKiller};
 use super::disk_usage::{self, MAX_ENTRIES, UsageError};
 use protocol::FaultKind;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tokio::time::Instant;
@@ -130,17 +131,30 @@ impl WorkdirQuota {
 
     /// Starts watching the workdir of the bot process `pid` (the leader of its process group),
     /// whose control group `group` kills, if it has one.
-    pub fn watch(self, pid: u32, group: Option<GroupKiller>) -> QuotaWatch {
+    ///
+    /// Where the group accounts CPU time, a look is made only when the bot has used some since
+    /// the last one: a process that has not run has written nothing (a kept bot between matches,
+    /// a bot off move, a bot waiting for its turn cost the watcher one read of its clock).
+    pub fn watch(self, pid: u32, group: Option<&BotCgroup>) -> QuotaWatch {
         let breach = Arc::new(OnceLock::new());
         let stop = Stop {
             pidfd: pidfd_open(pid),
             pgid: pid as i32,
-            group,
+            group: group.and_then(BotCgroup::killer),
         };
-        let task = tokio::spawn(watch(self.clone(), stop, Arc::clone(&breach)));
+        let clock = group.and_then(BotCgroup::clock);
+        let looks = Arc::new(AtomicU64::new(0));
+        let task = tokio::spawn(watch(
+            self.clone(),
+            stop,
+            clock,
+            Arc::clone(&breach),
+            Arc::clone(&looks),
+        ));
         QuotaWatch {
             quota: self,
             breach,
+            looks,
             task,
         }
     }
@@ -151,6 +165,8 @@ impl WorkdirQuota {
 pub struct QuotaWatch {
     quota: WorkdirQuota,
     breach: Arc<OnceLock<String>>,
+    /// How many looks it has made.
+    looks: Arc<AtomicU64>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -163,6 +179,11 @@ impl QuotaWatch {
             return Some(format!("{message}: the referee stopped the bot"));
         }
         self.quota.look_aside().await.err()
+    }
+
+    /// How many looks at the workdir the watcher has made so far.
+    pub fn looks(&self) -> u64 {
+        self.looks.load(Ordering::Relaxed)
     }
 
     /// Stops watching (the bot is being stopped).
@@ -186,13 +207,28 @@ pub fn next_pause(headroom: u64, rate: f64, cost: Duration) -> Duration {
 }
 
 /// Looks at the workdir until it breaks its quota, then records why and kills the bot.
-async fn watch(quota: WorkdirQuota, stop: Stop, breach: Arc<OnceLock<String>>) {
+async fn watch(
+    quota: WorkdirQuota,
+    stop: Stop,
+    clock: Option<GroupClock>,
+    breach: Arc<OnceLock<String>>,
+    looks: Arc<AtomicU64>,
+) {
     // The look before the start found it under its quota.
     let mut pause = SHORTEST_PAUSE;
     let mut last: Option<(Instant, u64)> = None;
+    // The bot's CPU time when the last look began: what it wrote before then, that look saw.
+    let mut ran_until: Option<Duration> = None;
     let stop = Arc::new(stop);
     loop {
         tokio::time::sleep(pause).await;
+        let cpu = clock.as_ref().and_then(GroupClock::cpu_time);
+        if cpu.is_some() && cpu == ran_until {
+            // Not one of its processes has run since: nothing can have grown.
+            continue;
+        }
+        ran_until = cpu;
+        looks.fetch_add(1, Ordering::Relaxed);
         let (quota_now, stop_now, breach_now) =
             (quota.clone(), Arc::clone(&stop), Arc::clone(&breach));
         // The look, and the kill after a breach, on a blocking thread: a walk of many files
@@ -333,43 +369,109 @@ mod tests {
         assert!(quota.look().unwrap_err().contains("uses 3 MiB"));
     }
 
-    #[test]
-    fn the_watcher_stops_a_writer_over_its_quota_and_says_why() {
-        use std::os::unix::process::ExitStatusExt;
+    /// Runs `test` on a one-thread runtime.
+    fn on_runtime(test: impl std::future::Future<Output = ()>) {
         tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .unwrap()
-            .block_on(async {
-                let dir = tempfile::tempdir().unwrap();
-                let held = admitted(dir.path());
-                let quota = WorkdirQuota::new(Some(&held), Some(4 << 20)).unwrap();
-                // A writer without end, and a child of it writing beside it.
-                let script = "head -c 1048576 /dev/zero >> a & \
+            .block_on(test);
+    }
+
+    /// `sh -c script` in `dir`, a process group of its own, its input a pipe.
+    fn shell_in(dir: &std::path::Path, script: &str) -> tokio::process::Child {
+        tokio::process::Command::new("sh")
+            .args(["-c", script])
+            .current_dir(dir)
+            .stdin(std::process::Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap()
+    }
+
+    /// Waits for `writer` to be killed: within a bound only a watcher that never stops it
+    /// reaches.
+    async fn killed(writer: &mut tokio::process::Child) {
+        use std::os::unix::process::ExitStatusExt;
+        let status = tokio::time::timeout(Duration::from_secs(120), writer.wait())
+            .await
+            .expect("the writer was never stopped")
+            .unwrap();
+        assert_eq!(status.signal(), Some(libc::SIGKILL));
+    }
+
+    #[test]
+    fn the_watcher_stops_a_writer_over_its_quota_and_says_why() {
+        on_runtime(async {
+            let dir = tempfile::tempdir().unwrap();
+            let held = admitted(dir.path());
+            let quota = WorkdirQuota::new(Some(&held), Some(4 << 20)).unwrap();
+            // A writer without end, and a child of it writing beside it.
+            let script = "head -c 1048576 /dev/zero >> a & \
                               while :; do head -c 1048576 /dev/zero >> b; done";
-                let mut writer = tokio::process::Command::new("sh")
-                    .args(["-c", script])
-                    .current_dir(dir.path())
-                    .process_group(0)
-                    .kill_on_drop(true)
-                    .spawn()
-                    .unwrap();
-                let watch = quota.watch(writer.id().unwrap(), None);
-                // A bound only a watcher that never stops it reaches.
-                let status = tokio::time::timeout(Duration::from_secs(120), writer.wait())
-                    .await
-                    .expect("the writer was never stopped")
-                    .unwrap();
-                assert_eq!(status.signal(), Some(libc::SIGKILL));
-                let breach = watch.breach().await.unwrap();
-                let shown = held.path().display();
-                assert!(
-                    breach.starts_with(&format!("workdir {shown} uses "))
-                        && breach.ends_with(
-                            "over its quota of 4 MiB (--workdir-mb): the referee stopped the bot"
-                        ),
-                    "{breach}"
-                );
-            });
+            let mut writer = shell_in(dir.path(), script);
+            let watch = quota.watch(writer.id().unwrap(), None);
+            killed(&mut writer).await;
+            let breach = watch.breach().await.unwrap();
+            let shown = held.path().display();
+            assert!(
+                breach.starts_with(&format!("workdir {shown} uses "))
+                    && breach.ends_with(
+                        "over its quota of 4 MiB (--workdir-mb): the referee stopped the bot"
+                    ),
+                "{breach}"
+            );
+        });
+    }
+
+    #[test]
+    fn with_its_group_s_clock_the_watcher_looks_only_after_the_bot_ran() {
+        use crate::seat::cgroup::{BotCgroup, GroupLimits, mechanisms};
+        let m = mechanisms();
+        if !(m.groups && m.cpu_time) {
+            // `.ci/run` gives CI every controller: there, a test that cannot run fails.
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "the watcher's clock test cannot run here (no group with CPU time: {m:?}), and under CI a test does not skip"
+            );
+            eprintln!("SKIPPED watcher clock test: no control group with CPU time here ({m:?})");
+            return;
+        }
+        on_runtime(async {
+            let dir = tempfile::tempdir().unwrap();
+            let held = admitted(dir.path());
+            let quota = WorkdirQuota::new(Some(&held), Some(4 << 20)).unwrap();
+            let group = BotCgroup::create(&GroupLimits::default()).expect("a group");
+            // Asleep until its input closes, then a writer without end.
+            let script = "read line; while :; do head -c 1048576 /dev/zero >> b; done";
+            let mut writer = shell_in(dir.path(), script);
+            assert!(group.adopt(writer.id().unwrap()));
+            let watch = quota.watch(writer.id().unwrap(), Some(&group));
+            // Once asleep in its read (its CPU time still over 200 ms), a second of sleep:
+            // ten pauses of the watcher at the longest, and at most one look, for CPU
+            // time used before then.
+            let clock = group.clock().unwrap();
+            loop {
+                let before = clock.cpu_time();
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                if clock.cpu_time() == before {
+                    break;
+                }
+            }
+            let before = watch.looks();
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            let asleep = watch.looks();
+            assert!(
+                asleep <= before + 1,
+                "{} looks at a bot asleep",
+                asleep - before
+            );
+            drop(writer.stdin.take());
+            killed(&mut writer).await;
+            assert!(watch.looks() > asleep);
+            let breach = watch.breach().await.unwrap();
+            assert!(breach.ends_with("the referee stopped the bot"), "{breach}");
+        });
     }
 }

@@ -257,21 +257,18 @@ impl BotCgroup {
     /// The CPU time all of the bot's processes have used so far (user and system), where the
     /// machine accounts it per group.
     pub fn cpu_time(&self) -> Option<Duration> {
-        use std::os::unix::fs::FileExt;
-        let file = self.cpu_usage.as_ref()?;
-        let mut buf = [0u8; 512];
-        let n = file.read_at(&mut buf, 0).ok()?;
-        if self.unified {
-            let text = std::str::from_utf8(&buf[..n]).ok()?;
-            let micros = text
-                .lines()
-                .find_map(|l| l.strip_prefix("usage_usec ")?.trim().parse().ok())?;
-            Some(Duration::from_micros(micros))
-        } else {
-            // One number of nanoseconds and a newline, read twice per decision: its digits
-            // are added up directly.
-            Some(Duration::from_nanos(decimal(&buf[..n])?))
-        }
+        read_cpu_time(self.cpu_usage.as_ref()?, self.unified)
+    }
+
+    /// A handle that reads the group's CPU time from elsewhere than its owner (the workdir
+    /// watcher, which looks only when the bot has run since its last look), where the machine
+    /// accounts it per group.
+    pub fn clock(&self) -> Option<GroupClock> {
+        let file = self.cpu_usage.as_ref()?.try_clone().ok()?;
+        Some(GroupClock {
+            file,
+            unified: self.unified,
+        })
     }
 
     /// Freezes (`true`) or thaws the bot's processes; whether the machine can.
@@ -312,6 +309,39 @@ impl GroupKiller {
     /// process dies when its group is thawed (the owner's kill thaws it).
     pub fn kill(&self) {
         kill_members(&self.pids, Instant::now() + Duration::from_secs(1));
+    }
+}
+
+/// Reads a group's CPU time from elsewhere than its owner ([`BotCgroup::clock`]).
+#[derive(Debug)]
+pub struct GroupClock {
+    file: fs::File,
+    unified: bool,
+}
+
+impl GroupClock {
+    /// The CPU time all of the bot's processes have used so far; `None` once the group is
+    /// gone.
+    pub fn cpu_time(&self) -> Option<Duration> {
+        read_cpu_time(&self.file, self.unified)
+    }
+}
+
+/// The CPU time in `file`, a group's `cpuacct.usage` (v1) or `cpu.stat` (v2, `unified`).
+fn read_cpu_time(file: &fs::File, unified: bool) -> Option<Duration> {
+    use std::os::unix::fs::FileExt;
+    let mut buf = [0u8; 512];
+    let n = file.read_at(&mut buf, 0).ok()?;
+    if unified {
+        let text = std::str::from_utf8(&buf[..n]).ok()?;
+        let micros = text
+            .lines()
+            .find_map(|l| l.strip_prefix("usage_usec ")?.trim().parse().ok())?;
+        Some(Duration::from_micros(micros))
+    } else {
+        // One number of nanoseconds and a newline, read twice per decision: its digits are
+        // added up directly.
+        Some(Duration::from_nanos(decimal(&buf[..n])?))
     }
 }
 

@@ -54,7 +54,7 @@ impl ProcessBot {
         });
         let mut child = start(command, options, credentials, cgroup.as_ref())?;
         let pid = child.id().unwrap_or(0);
-        let quota = quota.map(|q| q.watch(pid, cgroup.as_ref().and_then(BotCgroup::killer)));
+        let quota = quota.map(|q| q.watch(pid, cgroup.as_ref()));
         let stdin = child.stdin().take().expect("stdin is piped");
         let (stdout, stderr_pipe, stderr_probe) = pipes(&mut *child).map_err(|e| {
             Fault::new(

@@ -26,6 +26,6 @@ mod uid_probe;
 pub mod workdir;
 
 pub use credentials::{Credentials, ProcessUser};
-pub use plan::{Isolation, IsolationError, isolate};
+pub use plan::{Isolation, IsolationError, Probed, isolate, probe};
 pub use run_as::{BotUsers, RunAs};
 pub use setting::{BotUids, UidRange};

@@ -14,6 +14,7 @@
 //! short line each (all the bots that run as root in one), the long form with `--verbose`.
 
 use super::credentials::Credentials;
+use super::lease::IdPool;
 use super::notices::{self, referee_user, running_as_root};
 use super::own_group::assign_groups;
 use super::run_as::BotUsers;
@@ -24,6 +25,7 @@ use crate::seat::admitted_workdir::Workdirs;
 use crate::seat::notice::Notice;
 use crate::seat::sandbox::{Sandbox, SandboxError, SandboxMode};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// How a run's bots are isolated, and what to say about it at start-up.
 #[derive(Debug, Default)]
@@ -68,7 +70,8 @@ pub enum IsolationError {
 
 /// Decides the sandbox of `mode` and the users of `uids` for `bots`, leasing each bot's group
 /// and giving it its working directory for the run (of `workdirs`, as admitted; a bot without
-/// one runs from `from`; see the module documentation).
+/// one runs from `from`; see the module documentation): [`probe`] then
+/// [`Probed::assign`].
 ///
 /// # Errors
 /// [`IsolationError`] when `--sandbox bwrap` or an explicit range cannot be had here.
@@ -79,6 +82,29 @@ pub fn isolate(
     workdirs: &Workdirs,
     from: &Path,
 ) -> Result<Isolation, IsolationError> {
+    probe(mode, uids)?.assign(bots, workdirs, from)
+}
+
+/// What this machine gives bots under `mode` and `uids`, found by trying it (a process made a
+/// bot's user, bubblewrap run as that user): the part of the decision that is the same for every
+/// run, which a caller that starts processes run after run (a ladder's worker) makes once.
+#[derive(Clone, Debug)]
+pub struct Probed {
+    sandbox: Sandbox,
+    /// The pool bots' uids and groups are leased from; `None` when they run as the referee's
+    /// user.
+    pool: Option<Arc<IdPool>>,
+    required: bool,
+    sandbox_warning: Option<Notice>,
+    /// The lines said whatever the bots: who they run as, user namespaces, bubblewrap as root.
+    notices: Vec<Notice>,
+}
+
+/// Finds what this machine gives bots under `mode` and `uids` ([`Probed`]).
+///
+/// # Errors
+/// [`IsolationError`] when `--sandbox bwrap` or an explicit range cannot be had here.
+pub fn probe(mode: SandboxMode, uids: BotUids) -> Result<Probed, IsolationError> {
     let euid = effective_uid();
     let required = matches!(uids, BotUids::Required(_));
     let (probed, no_own_uids) = uid_pool(uids, euid == 0, pool_here)?;
@@ -95,24 +121,52 @@ pub fn isolate(
         pool = None;
     }
     drop(probe);
-    let Some(pool) = pool else {
-        notices.insert(0, referee_user(&sandbox, uids, euid));
-        return Ok(Isolation {
-            sandbox,
-            users: BotUsers::default(),
-            sandbox_warning,
-            notices,
-        });
-    };
-    notices.insert(0, notices::own_uids(pool.range()));
-    let assigned = assign_groups(&pool, bots, workdirs, from, required)?;
-    notices.extend(running_as_root(&assigned.rooted, &sandbox));
-    Ok(Isolation {
+    match &pool {
+        Some(pool) => notices.insert(0, notices::own_uids(pool.range())),
+        None => notices.insert(0, referee_user(&sandbox, uids, euid)),
+    }
+    Ok(Probed {
         sandbox,
-        users: BotUsers::new(assigned.users),
+        pool,
+        required,
         sandbox_warning,
         notices,
     })
+}
+
+impl Probed {
+    /// The sandbox bots get.
+    pub fn sandbox(&self) -> &Sandbox {
+        &self.sandbox
+    }
+
+    /// The users of `bots` for one run: each bot's group leased and its working directory
+    /// (of `workdirs`, as admitted) given to it; a bot without one runs from `from`.
+    ///
+    /// # Errors
+    /// [`IsolationError::Workdir`] when a bot's workdir cannot be given to its group.
+    pub fn assign(
+        &self,
+        bots: &[BotSpec],
+        workdirs: &Workdirs,
+        from: &Path,
+    ) -> Result<Isolation, IsolationError> {
+        let mut notices = self.notices.clone();
+        let users = match &self.pool {
+            Some(pool) => {
+                let assigned = assign_groups(pool, bots, workdirs, from, self.required)?;
+                notices.extend(running_as_root(&assigned.rooted, &self.sandbox));
+                BotUsers::new(assigned.users)
+            }
+            None => BotUsers::default(),
+        };
+        Ok(Isolation {
+            sandbox: self.sandbox.clone(),
+            users,
+            sandbox_warning: self.sandbox_warning.clone(),
+            notices,
+        })
+    }
 }
 
 /// Whether bots get uids of their own under `uids`, decided from whether the referee runs as
