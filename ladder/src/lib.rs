@@ -23,4 +23,5 @@ pub mod service;
 pub mod spec;
 pub mod store;
 pub mod upload;
+pub mod web;
 pub mod worker;

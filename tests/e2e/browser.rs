@@ -416,6 +416,16 @@ impl Browser {
         std::fs::write(path, png).unwrap();
     }
 
+    /// Writes the page's screenshot to `$REFEREE_SCREENSHOTS/NAME` when that variable is set (a
+    /// relative directory is taken from the workspace root): how the docs' images are made.
+    pub fn keep_screenshot(&mut self, name: &str) {
+        if let Some(dir) = std::env::var_os("REFEREE_SCREENSHOTS") {
+            let dir = crate::util::root().join(dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            self.screenshot(&dir.join(name));
+        }
+    }
+
     /// The uncaught JavaScript exceptions, `console.error` calls and dialogs (an `alert`) of the
     /// page so far.
     pub fn errors(&mut self) -> Vec<String> {

@@ -155,16 +155,6 @@ fn view_as(browser: &mut Browser, seat: Option<usize>) {
     );
 }
 
-/// Writes the page's screenshot to `$REFEREE_SCREENSHOTS/NAME` when that variable is set (a
-/// relative directory is taken from the workspace root).
-fn keep_screenshot(browser: &mut Browser, name: &str) {
-    if let Some(dir) = std::env::var_os("REFEREE_SCREENSHOTS") {
-        let dir = crate::util::root().join(dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        browser.screenshot(&dir.join(name));
-    }
-}
-
 /// Each number of a JSON array, as text.
 fn numbers(value: &Value) -> Vec<String> {
     value
@@ -251,7 +241,7 @@ fn a_vabanque_replay_shows_scores_payouts_faults_and_each_seats_own_cards() {
         ),
         paid_tables
     );
-    keep_screenshot(&mut browser, "replay-vabanque.png");
+    browser.keep_screenshot("replay-vabanque.png");
 
     // Just before the first move every card of round 1 lies face down: the truth knows each
     // type, seat 0 only its own.
@@ -371,7 +361,7 @@ fn a_twelve_seat_bouillabaisse_replay_shows_tricks_manche_points_and_only_a_seat
         browser.texts("table.manche-points tr[data-manche=\"1\"] td.num"),
         numbers(&scored["event"]["points"])
     );
-    keep_screenshot(&mut browser, "replay-bouillabaisse.png");
+    browser.keep_screenshot("replay-bouillabaisse.png");
     assert_eq!(browser.errors(), Vec::<String>::new());
 }
 
@@ -454,7 +444,7 @@ fn a_machiavelli_replay_shows_rearrangements_refused_plays_and_the_stderr_of_the
     assert!(moved > 0, "no play of this match rearranged the table");
     let melds = played["event"]["table"].as_array().unwrap().len();
     assert_eq!(browser.count(".table-area .meld"), melds);
-    keep_screenshot(&mut browser, "replay-machiavelli.png");
+    browser.keep_screenshot("replay-machiavelli.png");
 
     // The end of the first hand: its points by seat.
     let hand_end = replay.events("hand_end")[0];

@@ -24,7 +24,8 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(ladder))
+    let app = router(ladder.clone()).merge(crate::web::router(ladder));
+    axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await
 }

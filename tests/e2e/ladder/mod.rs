@@ -3,6 +3,7 @@
 //! (`REFEREE_TEST_POSTGRES`, a role that may create databases: `.ci/postgres` starts one;
 //! under CI a missing PostgreSQL fails).
 
+mod board;
 mod crash;
 mod flow;
 mod harness;

@@ -1,0 +1,50 @@
+//! The page around every page of the board, and the headers every page is sent with.
+
+use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, HeaderValue};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use maud::{DOCTYPE, Markup, html};
+
+/// What a page may do: run and style itself only from this server's own files (no inline
+/// script, handler or style, nothing from elsewhere), fetch only from this server, and be
+/// framed by no one.
+pub const CONTENT_SECURITY_POLICY_VALUE: &str = "default-src 'none'; script-src 'self'; \
+     style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; \
+     form-action 'self'; frame-ancestors 'none'";
+
+/// The whole page titled `title` around `content`.
+pub fn page(title: &str, content: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) }
+                link rel="stylesheet" href="/assets/board.css";
+                script src="/assets/board.js" defer {}
+            }
+            body {
+                header {
+                    a href="/" { "Ladder" }
+                }
+                main { (content) }
+            }
+        }
+    }
+}
+
+/// `markup` as an HTML answer with the headers of every page (no caching: a board is live).
+pub fn respond(markup: Markup) -> Response {
+    let mut headers = HeaderMap::new();
+    headers.insert(
+        CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CONTENT_SECURITY_POLICY_VALUE),
+    );
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    (StatusCode::OK, headers, Html(markup.into_string())).into_response()
+}

@@ -1,0 +1,115 @@
+//! The ladder's web board in a real browser (Debian's chromium, headless) against a real
+//! server whose own worker plays real matches: the standings shown as the API gives them, the
+//! table updated without a reload as matches are played, nothing fetched but from the server,
+//! no script but the board's own (its Content-Security-Policy header), and the page readable
+//! at a phone's width. With `REFEREE_SCREENSHOTS=DIR`, it writes `DIR/ladder-board.png` and
+//! `DIR/ladder-board-phone.png` (the images of docs/ladder.md).
+
+use super::harness::{BUILTINS, Server, block_on, config, databases, wait_for};
+use crate::browser::Browser;
+use crate::util::temp_dir;
+use serde_json::json;
+use std::io::{Read, Write};
+use std::time::Duration;
+
+/// The headers of `GET path` from the server at `url`, lower-cased, as sent.
+fn headers(url: &str, path: &str) -> String {
+    let address = url.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let head = answer.split("\r\n\r\n").next().unwrap_or_default();
+    head.to_lowercase()
+}
+
+/// The number in each cell of the board's column `n` (1 first).
+fn column(browser: &mut Browser, n: usize) -> Vec<String> {
+    browser.texts(&format!("table.board tbody tr td:nth-child({n})"))
+}
+
+#[test]
+fn the_board_shows_the_standings_and_follows_the_matches_without_a_reload() {
+    for (i, db) in databases("ladder board").into_iter().enumerate() {
+        let Some(mut browser) = Browser::launch("ladder board", &[]) else {
+            return;
+        };
+        let dir = temp_dir(&format!("ladder-board-{i}"));
+        let file = config(&dir, "", BUILTINS);
+        let server = Server::start(&file, &dir.join("home"), db.url.as_deref(), 1);
+        let public = server.client(None);
+        wait_for(
+            "every version on the board with a match played",
+            Duration::from_secs(300),
+            || {
+                let rows = block_on(public.standings()).ok()?;
+                (rows.len() == 4 && rows.iter().any(|r| r.matches > 0)).then_some(())
+            },
+        );
+
+        let head = headers(&server.url, "/");
+        assert!(head.starts_with("http/1.1 200"), "{head}");
+        assert!(
+            head.contains("content-security-policy: default-src 'none'; script-src 'self';"),
+            "{head}"
+        );
+        assert!(head.contains("connect-src 'self'"), "{head}");
+
+        browser.open_url(&format!("{}/", server.url));
+        assert_eq!(browser.count("table.board tbody tr"), 4);
+        // As the API ranks them, each bot of its owner, version 1.
+        let rows = block_on(public.standings()).unwrap();
+        let mut bots = column(&mut browser, 2);
+        let mut expected: Vec<String> = rows.iter().map(|r| r.bot.clone()).collect();
+        bots.sort();
+        expected.sort();
+        assert_eq!(bots, expected);
+        assert!(column(&mut browser, 4).iter().all(|v| v == "v1"));
+        assert_eq!(browser.count("table.board td.interval svg rect.span"), 4);
+        assert!(browser.text("dl.legend").contains("μ − 3σ"));
+
+        // Matches go on: the table follows without a reload (a mark set in the page stays).
+        browser.eval("window.boardMark = 'still here'");
+        let before: u64 = column(&mut browser, 7)
+            .iter()
+            .map(|n| n.parse::<u64>().unwrap())
+            .sum();
+        browser.wait_until(&format!(
+            "window.boardMark === 'still here' && \
+             [...document.querySelectorAll('table.board tbody tr td:nth-child(7)')]\
+               .reduce((sum, td) => sum + Number(td.textContent), 0) > {before}"
+        ));
+        assert!(browser.text("#updated").starts_with("Last updated "));
+        let refreshed = browser.eval("Number(document.getElementById('board').dataset.refreshes)");
+        assert!(refreshed.as_u64().unwrap() >= 1, "{refreshed}");
+        assert_eq!(browser.errors(), Vec::<String>::new());
+        for request in browser.requests() {
+            assert!(
+                request.starts_with(&server.url) || request.starts_with("data:"),
+                "{request}"
+            );
+        }
+        if i == 0 {
+            browser.keep_screenshot("ladder-board.png");
+        }
+
+        // At a phone's width: the page does not scroll sideways (the table scrolls in its box).
+        browser.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true}),
+        );
+        browser.open_url(&format!("{}/", server.url));
+        assert_eq!(
+            browser.eval("document.documentElement.scrollWidth <= window.innerWidth"),
+            json!(true)
+        );
+        if i == 0 {
+            browser.keep_screenshot("ladder-board-phone.png");
+        }
+        server.stop();
+    }
+}
