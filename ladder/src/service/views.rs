@@ -26,6 +26,10 @@ pub struct StandingRow {
     pub high: f64,
     /// Ranked matches it played.
     pub matches: i64,
+    /// Ranked matches it finished first (ties shared).
+    pub wins: i64,
+    /// When its last ranked match was recorded (milliseconds since the Unix epoch).
+    pub last_played_ms: Option<i64>,
 }
 
 /// A version as its owner (or the admin) sees it.
@@ -49,6 +53,10 @@ pub struct VersionStatus {
     pub sigma: f64,
     /// Ranked matches it played.
     pub matches: i64,
+    /// Ranked matches it finished first (ties shared).
+    pub wins: i64,
+    /// When its last ranked match was recorded (milliseconds since the Unix epoch).
+    pub last_played_ms: Option<i64>,
 }
 
 impl Ladder {
@@ -72,6 +80,8 @@ impl Ladder {
                 conservative: v.mu - 3.0 * v.sigma,
                 high: v.mu + 3.0 * v.sigma,
                 matches: v.ranked_matches,
+                wins: v.ranked_wins,
+                last_played_ms: v.last_played,
             })
             .collect();
         rows.sort_by(|a, b| {
@@ -122,6 +132,8 @@ impl Ladder {
             mu: v.mu,
             sigma: v.sigma,
             matches: v.ranked_matches,
+            wins: v.ranked_wins,
+            last_played_ms: v.last_played,
         })
     }
 }

@@ -153,6 +153,11 @@ impl Store {
             let before: Vec<(f64, f64)> =
                 result.seats.iter().map(|s| ratings[&s.version]).collect();
             let ranks: Vec<u32> = result.seats.iter().map(|s| s.rank).collect();
+            let firsts: BTreeMap<i64, i64> = result
+                .seats
+                .iter()
+                .map(|s| (s.version, i64::from(s.rank == 1)))
+                .collect();
             let after: BTreeMap<i64, (f64, f64)> = result
                 .seats
                 .iter()
@@ -162,10 +167,11 @@ impl Store {
             for (version, (mu, sigma)) in after {
                 sqlx::query(
                     "UPDATE versions SET mu = $1, sigma = $2, ranked_matches = ranked_matches + 1, \
-                     last_played = $3 WHERE id = $4",
+                     ranked_wins = ranked_wins + $3, last_played = $4 WHERE id = $5",
                 )
                 .bind(mu)
                 .bind(sigma)
+                .bind(firsts[&version])
                 .bind(now)
                 .bind(version)
                 .execute(&mut *tx)

@@ -13,7 +13,7 @@ use referee::tournament::legend;
 pub const REFRESH_S: u32 = 5;
 
 /// The columns: title, and what it means.
-const COLUMNS: [(&str, &str); 7] = [
+const COLUMNS: [(&str, &str); 9] = [
     (
         "#",
         "The version's place, best first: ordered by μ − 3σ (equal ratings by name).",
@@ -30,6 +30,14 @@ const COLUMNS: [(&str, &str); 7] = [
         "μ − 3σ to μ + 3σ drawn on one scale for the whole board, the mark at μ: where the version's strength likely is. A short bar is a rating the ladder is sure of.",
     ),
     ("matches", "Ranked matches this version played."),
+    (
+        "win rate",
+        "The share of its ranked matches it finished first (a first place shared counts).",
+    ),
+    (
+        "last played",
+        "How long ago its last ranked match was recorded.",
+    ),
 ];
 
 /// `GET /`: the board.
@@ -84,6 +92,7 @@ fn scale(rows: &[StandingRow]) -> (f64, f64) {
 
 /// The table of `rows`.
 fn table(rows: &[StandingRow]) -> Markup {
+    let now = crate::service::now_ms();
     let (low, high) = scale(rows);
     let at = |x: f64| format!("{:.2}", (x - low) / (high - low) * 100.0);
     html! {
@@ -110,6 +119,8 @@ fn table(rows: &[StandingRow]) -> Markup {
                                 }
                             }
                             td.num { (row.matches) }
+                            td.num { (win_rate(row)) }
+                            td.num { (last_played(row, now)) }
                         }
                     }
                 }
@@ -124,4 +135,79 @@ fn version_of(row: &StandingRow) -> &str {
         .strip_prefix(row.bot.as_str())
         .and_then(|rest| rest.strip_prefix('.'))
         .unwrap_or(&row.name)
+}
+
+/// Its wins over its matches, in percent; a dash before its first match.
+fn win_rate(row: &StandingRow) -> String {
+    if row.matches == 0 {
+        return "–".to_owned();
+    }
+    format!("{:.0}%", row.wins as f64 * 100.0 / row.matches as f64)
+}
+
+/// How long before `now` its last ranked match was recorded; a dash if never.
+fn last_played(row: &StandingRow, now: i64) -> String {
+    match row.last_played_ms {
+        Some(at) => ago((now - at).max(0) / 1000),
+        None => "–".to_owned(),
+    }
+}
+
+/// `seconds` as a person says it: `12 s ago`, `3 min ago`, `5 h ago`, `2 days ago`.
+fn ago(seconds: i64) -> String {
+    match seconds {
+        s if s < 60 => format!("{s} s ago"),
+        s if s < 3600 => format!("{} min ago", s / 60),
+        s if s < 48 * 3600 => format!("{} h ago", s / 3600),
+        s => format!("{} days ago", s / 86_400),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(matches: i64, wins: i64, last: Option<i64>) -> StandingRow {
+        StandingRow {
+            rank: 1,
+            name: "a-bot.v3".into(),
+            bot: "a-bot".into(),
+            owner: "ada".into(),
+            mu: 25.0,
+            sigma: 2.0,
+            conservative: 19.0,
+            high: 31.0,
+            matches,
+            wins,
+            last_played_ms: last,
+        }
+    }
+
+    #[test]
+    fn a_row_says_its_version_win_rate_and_age_in_plain_words() {
+        assert_eq!(version_of(&row(0, 0, None)), "v3");
+        assert_eq!(win_rate(&row(0, 0, None)), "–");
+        assert_eq!(win_rate(&row(3, 1, None)), "33%");
+        assert_eq!(last_played(&row(1, 0, None), 10_000), "–");
+        assert_eq!(last_played(&row(1, 0, Some(4_000)), 10_000), "6 s ago");
+        assert_eq!(ago(59), "59 s ago");
+        assert_eq!(ago(60), "1 min ago");
+        assert_eq!(ago(7_200), "2 h ago");
+        assert_eq!(ago(3 * 86_400), "3 days ago");
+    }
+
+    #[test]
+    fn every_name_is_text_in_the_table() {
+        let mut hostile = row(1, 1, Some(0));
+        hostile.bot = "<script>alert(1)</script>".into();
+        hostile.owner = "\"><img src=x onerror=alert(1)>".into();
+        hostile.name = format!("{}.v1", hostile.bot);
+        let html = table(&[hostile]).into_string();
+        assert!(!html.contains("<script>alert"), "{html}");
+        assert!(!html.contains("<img"), "{html}");
+        assert!(
+            html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+            "{html}"
+        );
+    }
 }

@@ -47,7 +47,7 @@ fn the_board_shows_the_standings_and_follows_the_matches_without_a_reload() {
             Duration::from_secs(300),
             || {
                 let rows = block_on(public.standings()).ok()?;
-                (rows.len() == 4 && rows.iter().any(|r| r.matches > 0)).then_some(())
+                (rows.len() == 4 && rows.iter().all(|r| r.matches > 0)).then_some(())
             },
         );
 
@@ -71,6 +71,18 @@ fn the_board_shows_the_standings_and_follows_the_matches_without_a_reload() {
         assert!(column(&mut browser, 4).iter().all(|v| v == "v1"));
         assert_eq!(browser.count("table.board td.interval svg rect.span"), 4);
         assert!(browser.text("dl.legend").contains("μ − 3σ"));
+        // A win rate and an age for every version that has played.
+        for rate in column(&mut browser, 8) {
+            let percent: u32 = rate.strip_suffix('%').unwrap().parse().unwrap();
+            assert!(percent <= 100, "{rate}");
+        }
+        for age in column(&mut browser, 9) {
+            assert!(age.ends_with(" ago"), "{age}");
+        }
+        for row in &rows {
+            assert!(row.wins <= row.matches, "{row:?}");
+            assert!(row.last_played_ms.is_some(), "{row:?}");
+        }
 
         // Matches go on: the table follows without a reload (a mark set in the page stays).
         browser.eval("window.boardMark = 'still here'");

@@ -95,6 +95,7 @@ async fn reports_and_enqueues_sharing_versions_neither_deadlock_nor_lose_a_ratin
             let lost = played.len() as f64 - won;
             let row = store.version(version).await.unwrap().unwrap();
             assert_eq!(row.ranked_matches, played.len() as i64, "version {version}");
+            assert_eq!(row.ranked_wins, won as i64, "version {version}");
             assert_eq!(row.mu, 25.0 + won - lost, "version {version}");
         }
     })

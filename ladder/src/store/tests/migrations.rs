@@ -6,7 +6,14 @@ fn columns(sql: &str) -> BTreeSet<String> {
     let mut table = String::new();
     let mut out = BTreeSet::new();
     for line in sql.lines().map(str::trim) {
-        if let Some(rest) = line.strip_prefix("CREATE TABLE ") {
+        if let Some(rest) = line.strip_prefix("ALTER TABLE ") {
+            let mut words = rest.split_whitespace();
+            if let (Some(t), Some("ADD"), Some("COLUMN"), Some(c)) =
+                (words.next(), words.next(), words.next(), words.next())
+            {
+                out.insert(format!("{t}.{c}"));
+            }
+        } else if let Some(rest) = line.strip_prefix("CREATE TABLE ") {
             table = rest.trim_end_matches(" (").to_owned();
         } else if let Some(name) = line.split_whitespace().next()
             && !table.is_empty()
@@ -23,9 +30,16 @@ fn columns(sql: &str) -> BTreeSet<String> {
 
 #[test]
 fn sqlite_and_postgres_have_the_same_tables_and_columns() {
-    let sqlite = include_str!("../../../migrations/sqlite/0001_ladder.sql");
-    let postgres = include_str!("../../../migrations/postgres/0001_ladder.sql");
-    let (s, p) = (columns(sqlite), columns(postgres));
+    let sqlite = [
+        include_str!("../../../migrations/sqlite/0001_ladder.sql"),
+        include_str!("../../../migrations/sqlite/0002_wins.sql"),
+    ];
+    let postgres = [
+        include_str!("../../../migrations/postgres/0001_ladder.sql"),
+        include_str!("../../../migrations/postgres/0002_wins.sql"),
+    ];
+    let (s, p) = (columns(&sqlite.concat()), columns(&postgres.concat()));
     assert!(s.len() > 40, "{s:?}");
+    assert!(s.contains("versions.ranked_wins"), "{s:?}");
     assert_eq!(s, p);
 }
