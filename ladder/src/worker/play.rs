@@ -15,7 +15,7 @@ use engine::{Game, PlayerCounts};
 use referee::policy::ProcessPolicy;
 use referee::runner::{MatchLog, MatchSettings, Player, play_match, start_players};
 use referee::safe_fs::{Privacy, SafeDir};
-use referee::seat::{BotSpec, HiddenPath, Seat, StderrFile};
+use referee::seat::{BotSpec, HiddenPath, RunAs, Seat, StderrFile};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -227,6 +227,17 @@ async fn start<G: Game>(
             return Err(error.to_string());
         }
     };
+    if policy.own_uids() == Some(true) {
+        for bot in &bots {
+            if matches!(processes.options.users.run_as(&bot.name), RunAs::Referee) {
+                // The policy's fallback (its notice is not shown by a worker): said here.
+                eprintln!(
+                    "worker: warning: job {}: {} runs as the worker's user, not a uid of its own: no uid of the bots' range could be leased for it or reach its files",
+                    claimed.id, bot.name
+                );
+            }
+        }
+    }
     // Sealed: a process sees its own workdir there, and not those made after it started.
     processes.options.hidden.push(HiddenPath::find(&dirs.seats));
     let stderr_dir = kept.stderr.clone();

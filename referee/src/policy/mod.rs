@@ -231,6 +231,13 @@ impl PreparedPolicy {
         &self.policy
     }
 
+    /// Whether bots run as uids of their own here: `None` until the first run with processes
+    /// has probed the machine.
+    pub fn own_uids(&self) -> Option<bool> {
+        let probed = self.probed.lock().unwrap_or_else(|e| e.into_inner());
+        probed.as_ref().map(Probed::own_uids)
+    }
+
     /// [`ProcessPolicy::resolve`] for one run, with the machine probed once for all.
     ///
     /// # Errors

@@ -56,6 +56,7 @@ fn a_prepared_policy_probes_the_machine_once_and_each_run_as_a_policy_would() {
     // No process: nothing to probe.
     prepared.resolve(&mut [], &[]).unwrap();
     assert!(!probed());
+    assert_eq!(prepared.own_uids(), None);
     let bots = || vec![BotSpec::parse("a=true").unwrap()];
     let alone = policy.resolve(&mut bots(), &[]).unwrap();
     let mut runs = Vec::new();
@@ -64,6 +65,7 @@ fn a_prepared_policy_probes_the_machine_once_and_each_run_as_a_policy_would() {
         assert!(probed());
     }
     let kept = prepared.probed.lock().unwrap().clone().unwrap();
+    assert_eq!(prepared.own_uids(), Some(kept.own_uids()));
     for run in &runs {
         // What a policy resolved alone decides: the same sandbox, said the same way.
         assert_eq!(run.options.sandbox, alone.options.sandbox);
@@ -78,6 +80,7 @@ fn a_prepared_policy_probes_the_machine_once_and_each_run_as_a_policy_would() {
             _ => None,
         })
         .collect();
+    assert_eq!(groups[0].is_some(), kept.own_uids());
     if groups[0].is_some() {
         let distinct: BTreeSet<_> = groups.iter().collect();
         assert_eq!(distinct.len(), runs.len(), "{groups:?}");

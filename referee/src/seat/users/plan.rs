@@ -140,6 +140,12 @@ impl Probed {
         &self.sandbox
     }
 
+    /// Whether bots run as uids of their own here (then one that runs as the referee's user
+    /// does because no uid of the range could reach its files or be leased).
+    pub fn own_uids(&self) -> bool {
+        self.pool.is_some()
+    }
+
     /// The users of `bots` for one run: each bot's group leased and its working directory
     /// (of `workdirs`, as admitted) given to it; a bot without one runs from `from`.
     ///
