@@ -5,7 +5,7 @@
 //! until 600 ranked matches are recorded, its matches/s from match 50 on, the API's latencies
 //! meanwhile, the database's and the artifact store's size per 10,000 matches; and `referee
 //! tournament` of the same bots, table sizes and `-j` on the same machine. It prints a table
-//! and writes the figures to `target/ladder-load.json`. The code is `tests/load/ladder_load.rs`
+//! and writes the figures to `target/ladder-load.json`. The code is `tests/load/ladder_load/`
 //! (the e2e test `ladder::load_smoke` runs it small).
 //!
 //! Settings, from the environment: `LADDER_LOAD_BOTS` (100), `LADDER_LOAD_MATCHES` (600),
@@ -14,7 +14,7 @@
 //! `postgres://referee:referee@127.0.0.1:5432/postgres`; `.ci/postgres` starts one), without
 //! which PostgreSQL is left out.
 
-#[path = "../load/ladder_load.rs"]
+#[path = "../load/ladder_load/mod.rs"]
 mod load;
 
 use std::path::{Path, PathBuf};

@@ -1,9 +1,9 @@
 //! The ladder's load benchmark (`cargo bench -p tests --bench ladder_load`, issue 29) run
-//! small so that its code does not rot: the same code (`tests/load/ladder_load.rs`), 12 bots
+//! small so that its code does not rot: the same code (`tests/load/ladder_load/`), 12 bots
 //! of every kind, 20 matches, on SQLite and on PostgreSQL, then the tournaments and the
 //! start costs; its figures are checked for what they must be, not for how fast.
 
-#[path = "../../load/ladder_load.rs"]
+#[path = "../../load/ladder_load/mod.rs"]
 mod load;
 
 use crate::util::{
