@@ -96,6 +96,7 @@ impl Ladder {
                 version: seat.version,
                 score: record.scores[i],
                 rank: record.ranks[i],
+                faults: record.faults.iter().filter(|f| f.seat == i).count() as i64,
             })
             .collect();
         let result = NewMatch {

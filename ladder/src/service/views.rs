@@ -28,6 +28,8 @@ pub struct StandingRow {
     pub matches: i64,
     /// Ranked matches it finished first (ties shared).
     pub wins: i64,
+    /// Faults it committed in its ranked matches.
+    pub faults: i64,
     /// When its last ranked match was recorded (milliseconds since the Unix epoch).
     pub last_played_ms: Option<i64>,
 }
@@ -55,6 +57,8 @@ pub struct VersionStatus {
     pub matches: i64,
     /// Ranked matches it finished first (ties shared).
     pub wins: i64,
+    /// Faults it committed in its ranked matches.
+    pub faults: i64,
     /// When its last ranked match was recorded (milliseconds since the Unix epoch).
     pub last_played_ms: Option<i64>,
 }
@@ -81,6 +85,7 @@ impl Ladder {
                 high: v.mu + 3.0 * v.sigma,
                 matches: v.ranked_matches,
                 wins: v.ranked_wins,
+                faults: v.ranked_faults,
                 last_played_ms: v.last_played,
             })
             .collect();
@@ -133,6 +138,7 @@ impl Ladder {
             sigma: v.sigma,
             matches: v.ranked_matches,
             wins: v.ranked_wins,
+            faults: v.ranked_faults,
             last_played_ms: v.last_played,
         })
     }

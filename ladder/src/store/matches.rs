@@ -15,6 +15,8 @@ pub struct SeatResult {
     pub score: i64,
     /// Its rank (1 = best, ties shared).
     pub rank: u32,
+    /// The faults it committed.
+    pub faults: i64,
 }
 
 /// A checked match result to record.
@@ -138,14 +140,15 @@ impl Store {
         }
         for (seat, s) in result.seats.iter().enumerate() {
             sqlx::query(
-                "INSERT INTO match_seats (match_id, seat, version_id, score, rank) \
-                 VALUES ($1, $2, $3, $4, $5)",
+                "INSERT INTO match_seats (match_id, seat, version_id, score, rank, faults) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
             )
             .bind(id)
             .bind(seat as i64)
             .bind(s.version)
             .bind(s.score)
             .bind(i64::from(s.rank))
+            .bind(s.faults)
             .execute(&mut *tx)
             .await?;
         }
@@ -153,10 +156,10 @@ impl Store {
             let before: Vec<(f64, f64)> =
                 result.seats.iter().map(|s| ratings[&s.version]).collect();
             let ranks: Vec<u32> = result.seats.iter().map(|s| s.rank).collect();
-            let firsts: BTreeMap<i64, i64> = result
+            let counts: BTreeMap<i64, (i64, i64)> = result
                 .seats
                 .iter()
-                .map(|s| (s.version, i64::from(s.rank == 1)))
+                .map(|s| (s.version, (i64::from(s.rank == 1), s.faults)))
                 .collect();
             let after: BTreeMap<i64, (f64, f64)> = result
                 .seats
@@ -167,11 +170,13 @@ impl Store {
             for (version, (mu, sigma)) in after {
                 sqlx::query(
                     "UPDATE versions SET mu = $1, sigma = $2, ranked_matches = ranked_matches + 1, \
-                     ranked_wins = ranked_wins + $3, last_played = $4 WHERE id = $5",
+                     ranked_wins = ranked_wins + $3, ranked_faults = ranked_faults + $4, \
+                     last_played = $5 WHERE id = $6",
                 )
                 .bind(mu)
                 .bind(sigma)
-                .bind(firsts[&version])
+                .bind(counts[&version].0)
+                .bind(counts[&version].1)
                 .bind(now)
                 .bind(version)
                 .execute(&mut *tx)

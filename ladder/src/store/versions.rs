@@ -88,6 +88,8 @@ pub struct Version {
     pub ranked_matches: i64,
     /// Ranked matches it finished first (ties shared).
     pub ranked_wins: i64,
+    /// Faults it committed in its ranked matches.
+    pub ranked_faults: i64,
     /// When its last ranked match finished.
     pub last_played: Option<i64>,
     /// When it was last seated in a match job.
@@ -146,6 +148,7 @@ pub(super) fn version(row: &AnyRow) -> Result<Version, StoreError> {
         sigma: row.try_get("sigma")?,
         ranked_matches: row.try_get("ranked_matches")?,
         ranked_wins: row.try_get("ranked_wins")?,
+        ranked_faults: row.try_get("ranked_faults")?,
         last_played: row.try_get("last_played")?,
         last_seated: row.try_get("last_seated")?,
         created_ms: row.try_get("created_ms")?,
@@ -158,7 +161,8 @@ macro_rules! version_select {
         concat!(
             "SELECT v.id, v.number, v.source_hash, v.state, v.artifact_hash, v.run_command, \
              v.build_log_hash, v.check_report, v.mu, v.sigma, v.ranked_matches, v.ranked_wins, \
-             v.last_played, v.last_seated, v.created_ms, b.id AS bot_id, b.name AS bot_name, b.lang, b.removed, \
+             v.ranked_faults, v.last_played, v.last_seated, v.created_ms, b.id AS bot_id, \
+             b.name AS bot_name, b.lang, b.removed, \
              a.id AS owner_id, a.name AS owner_name \
              FROM versions v JOIN bots b ON b.id = v.bot_id JOIN accounts a ON a.id = b.owner_id ",
             $($rest),*

@@ -13,7 +13,7 @@ use referee::tournament::legend;
 pub const REFRESH_S: u32 = 5;
 
 /// The columns: title, and what it means.
-const COLUMNS: [(&str, &str); 9] = [
+const COLUMNS: [(&str, &str); 10] = [
     (
         "#",
         "The version's place, best first: ordered by μ − 3σ (equal ratings by name).",
@@ -33,6 +33,10 @@ const COLUMNS: [(&str, &str); 9] = [
     (
         "win rate",
         "The share of its ranked matches it finished first (a first place shared counts).",
+    ),
+    (
+        "faults",
+        "Faults it committed in its ranked matches: a late or illegal reply, a crash, a protocol error (each match's record names them).",
     ),
     (
         "last played",
@@ -120,6 +124,7 @@ fn table(rows: &[StandingRow]) -> Markup {
                             }
                             td.num { (row.matches) }
                             td.num { (win_rate(row)) }
+                            td.num { (row.faults) }
                             td.num { (last_played(row, now)) }
                         }
                     }
@@ -179,6 +184,7 @@ mod tests {
             high: 31.0,
             matches,
             wins,
+            faults: 0,
             last_played_ms: last,
         }
     }

@@ -76,7 +76,10 @@ fn the_board_shows_the_standings_and_follows_the_matches_without_a_reload() {
             let percent: u32 = rate.strip_suffix('%').unwrap().parse().unwrap();
             assert!(percent <= 100, "{rate}");
         }
-        for age in column(&mut browser, 9) {
+        for faults in column(&mut browser, 9) {
+            assert_eq!(faults, "0", "built-ins commit none");
+        }
+        for age in column(&mut browser, 10) {
             assert!(age.ends_with(" ago"), "{age}");
         }
         for row in &rows {

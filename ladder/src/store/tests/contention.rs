@@ -3,7 +3,7 @@
 
 use super::cases::{owner, ready_version, workers};
 use super::on_each;
-use crate::store::{Finish, JobKind, NewJob, NewMatch, SeatResult, Store};
+use crate::store::{Backend, Finish, JobKind, NewJob, NewMatch, SeatResult, Store};
 
 const LEASE_MS: i64 = 60_000;
 
@@ -60,7 +60,12 @@ async fn reports_and_enqueues_sharing_versions_neither_deadlock_nor_lose_a_ratin
                 let result = NewMatch {
                     ranked: true,
                     spec: "{}".into(),
-                    record: "{}".into(),
+                    // The third seat commits one fault, in the record as in its count.
+                    record: if seats.len() == 3 {
+                        r#"{"faults":[{"seat":2,"kind":"timeout"}]}"#.into()
+                    } else {
+                        "{}".into()
+                    },
                     log_hash: "c".repeat(64),
                     stderr_hashes: "[]".into(),
                     seats: seats
@@ -70,6 +75,7 @@ async fn reports_and_enqueues_sharing_versions_neither_deadlock_nor_lose_a_ratin
                             version,
                             score: 0,
                             rank: seat as u32 + 1,
+                            faults: i64::from(seat == 2),
                         })
                         .collect(),
                 };
@@ -97,6 +103,47 @@ async fn reports_and_enqueues_sharing_versions_neither_deadlock_nor_lose_a_ratin
             assert_eq!(row.ranked_matches, played.len() as i64, "version {version}");
             assert_eq!(row.ranked_wins, won as i64, "version {version}");
             assert_eq!(row.mu, 25.0 + won - lost, "version {version}");
+            let faulted = played.iter().filter(|t| t.get(2) == Some(&version)).count();
+            assert_eq!(row.ranked_faults, faulted as i64, "version {version}");
+        }
+        // The migration's backfill, run again over these matches, counts the same.
+        let backfill = match store.backend {
+            Backend::Sqlite => include_str!("../../../migrations/sqlite/0002_board_counts.sql"),
+            Backend::Postgres => {
+                include_str!("../../../migrations/postgres/0002_board_counts.sql")
+            }
+        };
+        sqlx::query("UPDATE match_seats SET faults = 0")
+            .execute(&store.pool)
+            .await
+            .unwrap();
+        sqlx::query("UPDATE versions SET ranked_wins = 0, ranked_faults = 0")
+            .execute(&store.pool)
+            .await
+            .unwrap();
+        for statement in backfill.split(';').map(|s| {
+            s.lines()
+                .filter(|l| !l.trim_start().starts_with("--"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        }) {
+            if statement.trim_start().starts_with("UPDATE") {
+                sqlx::query(sqlx::AssertSqlSafe(statement))
+                    .execute(&store.pool)
+                    .await
+                    .unwrap();
+            }
+        }
+        for &version in &versions {
+            let played: Vec<&Vec<i64>> = tables.iter().filter(|t| t.contains(&version)).collect();
+            let row = store.version(version).await.unwrap().unwrap();
+            let won = played.iter().filter(|t| t[0] == version).count();
+            let faulted = played.iter().filter(|t| t.get(2) == Some(&version)).count();
+            assert_eq!(
+                (row.ranked_wins, row.ranked_faults),
+                (won as i64, faulted as i64),
+                "version {version}, backfilled"
+            );
         }
     })
     .await;

@@ -32,14 +32,20 @@ fn columns(sql: &str) -> BTreeSet<String> {
 fn sqlite_and_postgres_have_the_same_tables_and_columns() {
     let sqlite = [
         include_str!("../../../migrations/sqlite/0001_ladder.sql"),
-        include_str!("../../../migrations/sqlite/0002_wins.sql"),
+        include_str!("../../../migrations/sqlite/0002_board_counts.sql"),
     ];
     let postgres = [
         include_str!("../../../migrations/postgres/0001_ladder.sql"),
-        include_str!("../../../migrations/postgres/0002_wins.sql"),
+        include_str!("../../../migrations/postgres/0002_board_counts.sql"),
     ];
     let (s, p) = (columns(&sqlite.concat()), columns(&postgres.concat()));
     assert!(s.len() > 40, "{s:?}");
-    assert!(s.contains("versions.ranked_wins"), "{s:?}");
+    for added in [
+        "versions.ranked_wins",
+        "versions.ranked_faults",
+        "match_seats.faults",
+    ] {
+        assert!(s.contains(added), "{added}: {s:?}");
+    }
     assert_eq!(s, p);
 }
