@@ -156,18 +156,14 @@ impl Store {
             let before: Vec<(f64, f64)> =
                 result.seats.iter().map(|s| ratings[&s.version]).collect();
             let ranks: Vec<u32> = result.seats.iter().map(|s| s.rank).collect();
-            let counts: BTreeMap<i64, (i64, i64)> = result
+            // In id order, as the versions were locked.
+            let after: BTreeMap<i64, (&SeatResult, (f64, f64))> = result
                 .seats
                 .iter()
-                .map(|s| (s.version, (i64::from(s.rank == 1), s.faults)))
-                .collect();
-            let after: BTreeMap<i64, (f64, f64)> = result
-                .seats
-                .iter()
-                .map(|s| s.version)
                 .zip(rate(&before, &ranks))
+                .map(|(s, rating)| (s.version, (s, rating)))
                 .collect();
-            for (version, (mu, sigma)) in after {
+            for (version, (seat, (mu, sigma))) in after {
                 sqlx::query(
                     "UPDATE versions SET mu = $1, sigma = $2, ranked_matches = ranked_matches + 1, \
                      ranked_wins = ranked_wins + $3, ranked_faults = ranked_faults + $4, \
@@ -175,8 +171,8 @@ impl Store {
                 )
                 .bind(mu)
                 .bind(sigma)
-                .bind(counts[&version].0)
-                .bind(counts[&version].1)
+                .bind(i64::from(seat.rank == 1))
+                .bind(seat.faults)
                 .bind(now)
                 .bind(version)
                 .execute(&mut *tx)

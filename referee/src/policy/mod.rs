@@ -226,11 +226,6 @@ pub struct PreparedPolicy {
 }
 
 impl PreparedPolicy {
-    /// The policy.
-    pub fn policy(&self) -> &ProcessPolicy {
-        &self.policy
-    }
-
     /// Whether bots run as uids of their own here: `None` until the first run with processes
     /// has probed the machine.
     pub fn own_uids(&self) -> Option<bool> {
