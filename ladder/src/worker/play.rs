@@ -15,7 +15,7 @@ use engine::{Game, PlayerCounts};
 use referee::policy::ProcessPolicy;
 use referee::runner::{MatchLog, MatchSettings, Player, play_match, start_players};
 use referee::safe_fs::{Privacy, SafeDir};
-use referee::seat::{BotSpec, HiddenPath, RunAs, Seat, StderrFile};
+use referee::seat::{BotSpec, HiddenPath, Launch, RunAs, Seat, StderrFile};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -228,7 +228,11 @@ async fn start<G: Game>(
         }
     };
     if policy.own_uids() == Some(true) {
-        for bot in &bots {
+        // Built-ins have no process: only the commands' seats.
+        for bot in bots
+            .iter()
+            .filter(|b| matches!(b.launch, Launch::Command(_)))
+        {
             if matches!(processes.options.users.run_as(&bot.name), RunAs::Referee) {
                 // The policy's fallback (its notice is not shown by a worker): said here.
                 eprintln!(
