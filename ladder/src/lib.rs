@@ -11,6 +11,7 @@
 pub mod api;
 pub mod artifacts;
 pub mod auth;
+pub mod bot_users;
 pub mod build;
 pub mod client;
 pub mod config;

@@ -10,7 +10,7 @@ use engine::{Game, GameKind};
 use referee::check::CheckConfig;
 use referee::policy::ProcessPolicy;
 use referee::runner::FaultPolicy;
-use referee::seat::SandboxMode;
+use referee::seat::{RunAs, SandboxMode};
 use std::path::Path;
 
 /// The seed of a version's check: checks are repeatable.
@@ -47,7 +47,13 @@ async fn check_game<G: Game>(
     let mut bot = meta
         .spec(None)
         .map_err(|e| BuildError::Spec(e.to_string()))?;
+    // Run as the bot's matches will be ([`crate::bot_users`]), in its built directory as its
+    // workdir (the artifact is packed already: what the check writes there is not in it).
+    let root = crate::bot_users::root();
+    crate::bot_users::runnable_program(&mut bot, root);
+    bot.settings.workdir = Some(dir.to_path_buf());
     let policy = ProcessPolicy {
+        bot_uids: crate::bot_users::bot_uids(root),
         sandbox: if sandbox.sandbox.is_bwrap() {
             SandboxMode::Bwrap
         } else {
@@ -60,6 +66,10 @@ async fn check_game<G: Game>(
     let process = policy
         .resolve(std::slice::from_mut(&mut bot), &[])
         .map_err(|e| BuildError::Platform(e.to_string()))?;
+    // A bot that cannot have a uid of its own here is the worker's failure, not the bot's.
+    if let RunAs::Refused(why) = process.options.users.run_as(&bot.name) {
+        return Err(BuildError::Platform(why.clone()));
+    }
     let config = CheckConfig {
         bot,
         process: process.options,

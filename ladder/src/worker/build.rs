@@ -4,7 +4,7 @@
 //! run as the worker's user, so two at once could read each other's sources.
 
 use super::cache::{copy_tree, ensure};
-use super::play::Dirs;
+use super::dirs::Dirs;
 use crate::api::wire::BuildResultBody;
 use crate::build::{BuildSandbox, build_and_check};
 use crate::client::Client;

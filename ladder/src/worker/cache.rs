@@ -4,6 +4,7 @@
 
 use crate::client::Client;
 use crate::config::BuildSettings;
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 
 /// The unpacked artifact `hash`, fetched through `client` if the cache lacks it.
@@ -29,16 +30,26 @@ pub(super) async fn ensure(
     crate::artifacts::unpack_cached(cache, hash, &bytes, caps).map_err(|e| e.to_string())
 }
 
-/// Copies the tree `from` to `to` (made), files with their permissions; nothing else is in an
-/// unpacked artifact.
+/// Copies the tree `from` to `to` (made, open to the worker's user alone until it is given to
+/// a bot's group: it is in a directory bots' uids may pass through), files with their
+/// permissions; nothing else is in an unpacked artifact.
 pub(super) fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(to)?;
+    copy_entries(from, to)
+}
+
+/// Copies what is in the directory `from` into the directory `to`.
+fn copy_entries(from: &Path, to: &Path) -> std::io::Result<()> {
     for entry in std::fs::read_dir(from)? {
         let entry = entry?;
         let kind = entry.file_type()?;
         let target = to.join(entry.file_name());
         if kind.is_dir() {
-            copy_tree(&entry.path(), &target)?;
+            std::fs::create_dir_all(&target)?;
+            copy_entries(&entry.path(), &target)?;
         } else if kind.is_file() {
             std::fs::copy(entry.path(), &target)?;
         }

@@ -60,6 +60,9 @@ pub(super) struct Kept {
     pub(super) stderr_path: PathBuf,
     /// Processes started so far (they name the stderr files and workdirs).
     pub(super) started: u64,
+    /// Whether the worker is root: its processes then run as uids of their own
+    /// ([`crate::bot_users`]).
+    pub(super) root: bool,
     /// The process policy of each sandbox mode asked for so far, the machine probed once
     /// for each (a probe starts processes and reads all of `/proc`: more than most matches).
     policies: Vec<(SandboxMode, Arc<PreparedPolicy>)>,
@@ -85,14 +88,16 @@ impl<G: Game> Pool for Processes<G> {
 }
 
 impl Kept {
-    /// None kept yet, at most `cap`; stderr files in `stderr` (at `stderr_path`).
-    pub(super) fn new(cap: usize, stderr: Arc<SafeDir>, stderr_path: PathBuf) -> Kept {
+    /// None kept yet, at most `cap`; stderr files in `stderr` (at `stderr_path`); `root`:
+    /// whether the worker is.
+    pub(super) fn new(cap: usize, stderr: Arc<SafeDir>, stderr_path: PathBuf, root: bool) -> Kept {
         Kept {
             processes: None,
             cap,
             stderr,
             stderr_path,
             started: 0,
+            root,
             policies: Vec::new(),
         }
     }

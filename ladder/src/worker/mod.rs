@@ -6,13 +6,14 @@
 
 mod build;
 mod cache;
+mod dirs;
 mod heartbeat;
 mod kept;
 mod play;
 
 use crate::client::{Client, ClientError};
 use crate::service::ClaimedJob;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -71,13 +72,15 @@ pub async fn run(
     options: WorkerOptions,
     stop: watch::Receiver<bool>,
 ) -> Result<Arc<WorkerStats>, WorkerError> {
-    let dirs = play::Dirs::make(&options.dir).map_err(|error| WorkerError::Dir {
-        path: options.dir.clone(),
-        error: error.to_string(),
-    })?;
+    let root = crate::bot_users::root();
+    let dirs =
+        dirs::Dirs::make(&options.dir, root, Path::new(dirs::SPILL_BASE)).map_err(|error| {
+            WorkerError::Dir {
+                path: options.dir.clone(),
+                error: error.to_string(),
+            }
+        })?;
     let stats = Arc::new(WorkerStats::default());
-    // SAFETY: geteuid only reads the caller's id.
-    let root = unsafe { libc::geteuid() } == 0;
     let keep = kept::cap(options.keep, options.jobs.max(1), root);
     if keep < options.keep {
         eprintln!(
@@ -113,7 +116,7 @@ pub async fn run(
                     .enable_all()
                     .build()
                     .expect("a worker runtime");
-                let mut kept = kept::Kept::new(keep, stderr, stderr_path);
+                let mut kept = kept::Kept::new(keep, stderr, stderr_path, root);
                 runtime.block_on(async {
                     while !*stop.borrow() {
                         match client.claim().await {
@@ -128,6 +131,8 @@ pub async fn run(
                     kept.shutdown().await;
                 });
                 drop(runtime);
+                // Before the worker may end: the last of its `Dirs` removes what it made.
+                drop(dirs);
                 let _ = done.send(());
             })
             .map_err(|e| WorkerError::Dir {
@@ -149,7 +154,7 @@ async fn wait(stop: &mut watch::Receiver<bool>, idle: Duration) {
 /// Plays (or builds) one claimed job and reports it, keeping its lease meanwhile.
 async fn one_job(
     client: &Client,
-    dirs: &play::Dirs,
+    dirs: &dirs::Dirs,
     kept: &mut kept::Kept,
     job: ClaimedJob,
     stats: &WorkerStats,

@@ -4,8 +4,10 @@
 
 use super::Report;
 use super::cache::{copy_tree, ensure};
+use super::dirs::Dirs;
 use super::kept::{Kept, Live};
 use crate::api::wire::MatchResultBody;
+use crate::bot_users;
 use crate::client::Client;
 use crate::service::ClaimedJob;
 use crate::spec::{JobSpec, MatchSpec, SeatSpec};
@@ -15,41 +17,12 @@ use engine::{Game, PlayerCounts};
 use referee::policy::ProcessPolicy;
 use referee::runner::{MatchLog, MatchSettings, Player, play_match, start_players};
 use referee::safe_fs::{Privacy, SafeDir};
-use referee::seat::{BotSpec, HiddenPath, Launch, RunAs, Seat, StderrFile};
+use referee::seat::{BotSpec, HiddenPath, RunAs, Seat, StderrFile};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The most of one seat's stderr of one match sent to the server.
 const STDERR_BYTES: u64 = 1 << 20;
-
-/// The worker's directories: `cache/` (artifacts, hidden from bots), `jobs/` (each job's log
-/// and stderr: the match's outputs, hidden from bots), `seats/` (each seat's workdir),
-/// `builds/` (the build in progress).
-#[derive(Clone, Debug)]
-pub(super) struct Dirs {
-    pub(super) cache: PathBuf,
-    pub(super) jobs: PathBuf,
-    pub(super) seats: PathBuf,
-    pub(super) builds: PathBuf,
-}
-
-impl Dirs {
-    /// Makes them under `dir`, private.
-    pub(super) fn make(dir: &Path) -> std::io::Result<Dirs> {
-        std::fs::create_dir_all(dir)?;
-        let dir = dir.canonicalize()?;
-        let dirs = Dirs {
-            cache: dir.join("cache"),
-            jobs: dir.join("jobs"),
-            seats: dir.join("seats"),
-            builds: dir.join("builds"),
-        };
-        for d in [&dirs.cache, &dirs.jobs, &dirs.seats, &dirs.builds] {
-            SafeDir::create(d, Privacy::Private).map_err(std::io::Error::other)?;
-        }
-        Ok(dirs)
-    }
-}
 
 /// Does job `job`, with the processes `kept` between matches; an error is the platform's (the
 /// job is given back).
@@ -195,6 +168,7 @@ async fn start<G: Game>(
     for &i in missing {
         let seat = &spec.seats[i];
         let mut bot = seat.bot.spec(None).map_err(|e| e.to_string())?;
+        bot_users::runnable_program(&mut bot, kept.root);
         kept.started += 1;
         let tag = format!("p{}-{}", kept.started, crate::auth::new_lease());
         let workdir = match &seat.artifact {
@@ -212,8 +186,10 @@ async fn start<G: Game>(
         names.push((bot.name.clone(), format!("{tag}.stderr")));
         bots.push(bot);
     }
+    let bot_uids = bot_users::bot_uids(kept.root);
     let policy = kept.policy(spec.sandbox, || ProcessPolicy {
         sandbox: spec.sandbox,
+        bot_uids,
         hide: vec![dirs.cache.clone(), dirs.jobs.clone(), dirs.builds.clone()],
         ..ProcessPolicy::default()
     });
@@ -227,20 +203,19 @@ async fn start<G: Game>(
             return Err(error.to_string());
         }
     };
-    if policy.own_uids() == Some(true) {
-        // Built-ins have no process: only the commands' seats.
-        for bot in bots
-            .iter()
-            .filter(|b| matches!(b.launch, Launch::Command(_)))
-        {
-            if matches!(processes.options.users.run_as(&bot.name), RunAs::Referee) {
-                // The policy's fallback (its notice is not shown by a worker): said here.
-                eprintln!(
-                    "worker: warning: job {}: {} runs as the worker's user, not a uid of its own: no uid of the bots' range could be leased for it or reach its files",
-                    claimed.id, bot.name
-                );
-            }
+    // As root each seat runs as a uid of its own or not at all (`bot_uids` required): one
+    // that cannot is the platform's failure, not the bot's, and not a bot run as root.
+    let refused = bots
+        .iter()
+        .find_map(|bot| match processes.options.users.run_as(&bot.name) {
+            RunAs::Refused(why) => Some(format!("{}: {why}", bot.name)),
+            _ => None,
+        });
+    if let Some(why) = refused {
+        for dir in workdirs.iter().flatten() {
+            let _ = std::fs::remove_dir_all(dir);
         }
+        return Err(why);
     }
     // Sealed: a process sees its own workdir there, and not those made after it started.
     processes.options.hidden.push(HiddenPath::find(&dirs.seats));

@@ -209,6 +209,19 @@ impl Worker {
     /// Starts a worker of `server` with `token`, `jobs` slots, in `dir`.
     pub fn start(server: &str, token: &str, jobs: usize, dir: &Path) -> Worker {
         let mut command = referee();
+        command.stdout(Stdio::null()).stderr(Stdio::inherit());
+        Worker::start_with(server, token, jobs, dir, command)
+    }
+
+    /// [`Worker::start`] with `command`, a `referee` command with its own environment and
+    /// outputs.
+    pub fn start_with(
+        server: &str,
+        token: &str,
+        jobs: usize,
+        dir: &Path,
+        mut command: Command,
+    ) -> Worker {
         command
             .args([
                 "ladder",
@@ -220,9 +233,7 @@ impl Worker {
             ])
             .arg("--dir")
             .arg(dir)
-            .env("REFEREE_LADDER_TOKEN", token)
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit());
+            .env("REFEREE_LADDER_TOKEN", token);
         let child = command.spawn().unwrap();
         Worker { child, command }
     }

@@ -12,3 +12,4 @@ mod lost_worker;
 mod owners;
 mod refusals;
 mod sealed;
+mod uids;

@@ -1,6 +1,8 @@
 //! A worker keeps bot processes between matches, and each sees its own workdir and nothing
 //! else of the worker's `seats/`, not even the workdirs made after it started: a spy lists the
 //! directory its workdir is in at every match and says it on its stderr, which its owner reads.
+//! As root, every process runs as a uid of its own, in its check as in its matches: the spy
+//! says its uid, and will not run as root at all (its check would fail).
 
 use super::harness::{Server, block_on, config, databases, wait_for};
 use crate::util::temp_dir;
@@ -8,10 +10,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::Duration;
 
-/// A random Vabanque bot that, at each `match_start`, writes `SPY proc=P own=W seen=A,B,…` to
-/// its stderr: a name its process drew when it started (in its PID namespace every bot is
-/// process 2), its workdir's name and what it sees beside it.
+/// A random Vabanque bot that, at each `match_start`, writes `SPY proc=P uid=U own=W
+/// seen=A,B,…` to its stderr: a name its process drew when it started (in its PID namespace
+/// every bot is process 2), its uid, its workdir's name and what it sees beside it. Run as
+/// root, it exits at once.
 const SPY: &str = r#"import json, os, random, sys
+if os.getuid() == 0:
+    sys.exit("SPY: run as root")
 rng = random.Random(0)
 proc = os.urandom(8).hex()
 for line in sys.stdin:
@@ -28,7 +33,7 @@ for line in sys.stdin:
             seen = ",".join(sorted(os.listdir("..")))
         except OSError as e:
             seen = "error:" + type(e).__name__
-        print(f"SPY proc={proc} own={own} seen={seen}", file=sys.stderr, flush=True)
+        print(f"SPY proc={proc} uid={os.getuid()} own={own} seen={seen}", file=sys.stderr, flush=True)
     elif t == "request":
         print(json.dumps({"type": "action", "id": m["id"], "action": rng.choice(m["legal"])}), flush=True)
     elif t == "goodbye":
@@ -62,6 +67,8 @@ fn kept_processes_play_again_and_see_no_workdir_but_their_own() {
         let views = block_on(admin.matches_of("spy", 100)).ok()?;
         (views.len() >= 8).then_some(views)
     });
+    // SAFETY: geteuid only reads the caller's id.
+    let root = unsafe { libc::geteuid() } == 0;
     let mut matches_by_process: BTreeMap<String, usize> = BTreeMap::new();
     let mut workdirs = BTreeSet::new();
     for view in &spied {
@@ -80,8 +87,22 @@ fn kept_processes_play_again_and_see_no_workdir_but_their_own() {
             .split(' ')
             .filter_map(|f| f.split_once('='))
             .collect();
-        // Beside its workdir, nothing: not the other bots', not its own earlier or later ones.
-        assert_eq!(fields["seen"], fields["own"], "match {}: {line}", view.id);
+        // Beside its workdir, nothing: not the other bots', not its own earlier or later ones
+        // (as a uid of its own, it may not even list the directory).
+        assert!(
+            [fields["own"], "error:PermissionError"].contains(&fields["seen"]),
+            "match {}: {line}",
+            view.id
+        );
+        if root {
+            // The bots' range (UidRange::DEFAULT).
+            let uid: u32 = fields["uid"].parse().unwrap();
+            assert!(
+                (60_000..=60_999).contains(&uid),
+                "match {}: {line}",
+                view.id
+            );
+        }
         workdirs.insert(fields["own"].to_owned());
         *matches_by_process
             .entry(fields["proc"].to_owned())
