@@ -364,6 +364,21 @@ impl Browser {
         }
     }
 
+    /// Clicks the first element matching `selector` (a form's button, a link) and waits until
+    /// the page it leads to has loaded.
+    pub fn click_and_load(&mut self, selector: &str) {
+        self.events.retain(|e| e["method"] != "Page.loadEventFired");
+        self.click(selector);
+        self.wait_event("Page.loadEventFired");
+    }
+
+    /// Types `text` into the first element matching `selector`, as from the keyboard (the
+    /// element is clicked first, which focuses it).
+    pub fn type_into(&mut self, selector: &str, text: &str) {
+        self.click(selector);
+        self.call("Input.insertText", json!({ "text": text }));
+    }
+
     /// Presses and releases a key, as from the keyboard: `"ArrowRight"`, `"ArrowLeft"`,
     /// `"Home"`, `"End"`, `"PageUp"`, `"PageDown"`, `" "` (space) or a letter or digit.
     pub fn press(&mut self, key: &str) {

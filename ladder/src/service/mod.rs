@@ -10,6 +10,7 @@ mod jobs;
 mod matches_view;
 mod report;
 mod schedule;
+mod sessions;
 mod submit;
 mod views;
 
@@ -19,6 +20,7 @@ pub use home::{HOME_FILE, Home, Initialized};
 pub use jobs::ClaimedJob;
 pub use matches_view::{MatchView, SeatView};
 pub use report::{BuildReport, MatchReport};
+pub use sessions::{NewSession, SESSION_MS, Session};
 pub use submit::{BUILTIN, Submitted};
 pub use views::{StandingRow, VersionStatus};
 

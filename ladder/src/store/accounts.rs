@@ -47,7 +47,7 @@ pub struct Account {
     pub disabled: bool,
 }
 
-fn account(row: &AnyRow) -> Result<Account, StoreError> {
+pub(super) fn account(row: &AnyRow) -> Result<Account, StoreError> {
     let role: String = row.try_get("role")?;
     Ok(Account {
         id: row.try_get("id")?,
@@ -120,7 +120,8 @@ impl Store {
         rows.iter().map(account).collect()
     }
 
-    /// Gives account `name` a new token (the old one stops working); whether it exists.
+    /// Gives account `name` a new token (the old one stops working, and so do the account's
+    /// web sessions); whether it exists.
     ///
     /// # Errors
     /// [`StoreError::Database`].
@@ -130,6 +131,7 @@ impl Store {
             .bind(name)
             .execute(&self.pool)
             .await?;
+        self.end_sessions_of(name).await?;
         Ok(done.rows_affected() == 1)
     }
 

@@ -16,6 +16,7 @@ mod error;
 mod jobs;
 mod matches;
 mod open;
+mod sessions;
 mod settings;
 #[cfg(test)]
 mod tests;
@@ -26,6 +27,7 @@ pub use error::StoreError;
 pub use jobs::{Claimed, Finish, JobKind, JobRow, JobState, NewJob, Swept};
 pub use matches::{MatchRow, NewMatch, Rate, SeatResult};
 pub use open::{Backend, redacted};
+pub use sessions::SessionRow;
 pub use versions::{Bot, BuildResult, Version, VersionState};
 
 /// The ladder's store, over SQLite or PostgreSQL ([`Store::open`]).

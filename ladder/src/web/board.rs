@@ -3,6 +3,7 @@
 //! and put in place without a reload. Its data as JSON: `GET /api/v1/standings`.
 
 use super::layout;
+use super::viewer::Viewer;
 use crate::service::{Ladder, StandingRow};
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
@@ -45,7 +46,7 @@ const COLUMNS: [(&str, &str); 10] = [
 ];
 
 /// `GET /`: the board.
-pub async fn page(State(ladder): State<Ladder>) -> Response {
+pub async fn page(State(ladder): State<Ladder>, viewer: Viewer) -> Response {
     match ladder.standings().await {
         Ok(rows) => {
             let content = html! {
@@ -63,7 +64,7 @@ pub async fn page(State(ladder): State<Ladder>) -> Response {
                     dd { (legend::MU_SIGMA) }
                 }
             };
-            layout::respond(layout::page("Ladder standings", content))
+            layout::respond(layout::page("Ladder standings", &viewer, content))
         }
         Err(error) => error.into_response(),
     }

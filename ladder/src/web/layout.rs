@@ -1,5 +1,7 @@
 //! The page around every page of the board, and the headers every page is sent with.
 
+use super::viewer::Viewer;
+use crate::store::Role;
 use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, HeaderValue};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
@@ -12,8 +14,8 @@ pub const CONTENT_SECURITY_POLICY_VALUE: &str = "default-src 'none'; script-src 
      style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; \
      form-action 'self'; frame-ancestors 'none'";
 
-/// The whole page titled `title` around `content`.
-pub fn page(title: &str, content: Markup) -> Markup {
+/// The whole page titled `title` around `content`, as `viewer` sees it (signed in or not).
+pub fn page(title: &str, viewer: &Viewer, content: Markup) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
@@ -27,6 +29,18 @@ pub fn page(title: &str, content: Markup) -> Markup {
             body {
                 header {
                     a href="/" { "Ladder" }
+                    nav.account {
+                        @if let Some(session) = &viewer.session {
+                            span.who { "Signed in as " strong { (session.account.name) }
+                                @if session.account.role == Role::Admin { " (admin)" } }
+                            form.sign-out method="post" action="/signout" {
+                                input type="hidden" name="csrf" value=(session.csrf);
+                                button type="submit" { "Sign out" }
+                            }
+                        } @else {
+                            a href="/signin" { "Sign in" }
+                        }
+                    }
                 }
                 main { (content) }
             }

@@ -6,21 +6,51 @@
 //!   (a Content-Security-Policy that lets a page run only the board's own script, and fetch
 //!   only from its own server);
 //! - [`board`]: the board, `/`: the standings, updated without a reload;
-//! - [`assets`]: the board's script and style, served from the binary.
+//! - [`assets`]: the board's script and style, served from the binary;
+//! - [`sign_in`]: signing in with a token (a session cookie) and out; [`viewer`]: who is
+//!   looking at a page; [`sign_in_limit`]: failed sign-ins limited per address.
 
 mod assets;
 mod board;
 mod layout;
+mod sign_in;
+pub mod sign_in_limit;
+#[cfg(test)]
+mod tests;
+mod viewer;
 
 use crate::service::Ladder;
 use axum::Router;
-use axum::routing::get;
+use axum::extract::FromRef;
+use axum::routing::{get, post};
+use sign_in_limit::SignInLimit;
+use std::sync::Arc;
+
+/// What the pages' handlers share: the ladder, and the failed sign-ins of each address.
+#[derive(Clone)]
+pub struct Web {
+    /// The ladder.
+    pub ladder: Ladder,
+    /// Failed sign-ins, per address.
+    pub sign_ins: Arc<SignInLimit>,
+}
+
+impl FromRef<Web> for Ladder {
+    fn from_ref(web: &Web) -> Ladder {
+        web.ladder.clone()
+    }
+}
 
 /// The web pages' routes over `ladder`.
 pub fn router(ladder: Ladder) -> Router {
     Router::new()
         .route("/", get(board::page))
         .route("/board/rows", get(board::rows))
+        .route("/signin", get(sign_in::page).post(sign_in::sign_in))
+        .route("/signout", post(sign_in::sign_out))
         .route("/assets/{file}", get(assets::file))
-        .with_state(ladder)
+        .with_state(Web {
+            ladder,
+            sign_ins: Arc::default(),
+        })
 }

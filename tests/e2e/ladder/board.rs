@@ -2,7 +2,8 @@
 //! server whose own worker plays real matches: the standings shown as the API gives them, the
 //! table updated without a reload as matches are played, nothing fetched but from the server,
 //! no script but the board's own (its Content-Security-Policy header), and the page readable
-//! at a phone's width. With `REFEREE_SCREENSHOTS=DIR`, it writes `DIR/ladder-board.png` and
+//! at a phone's width; the admin signs in with its token and out. With
+//! `REFEREE_SCREENSHOTS=DIR`, it writes `DIR/ladder-board.png`, `DIR/ladder-sign-in.png` and
 //! `DIR/ladder-board-phone.png` (the images of docs/ladder.md).
 
 use super::harness::{BUILTINS, Server, block_on, config, databases, wait_for};
@@ -111,6 +112,33 @@ fn the_board_shows_the_standings_and_follows_the_matches_without_a_reload() {
         if i == 0 {
             browser.keep_screenshot("ladder-board.png");
         }
+
+        // The admin signs in with its token, from the link every page has, and out again.
+        browser.click_and_load("nav.account a[href='/signin']");
+        assert_eq!(browser.text("h1"), "Sign in");
+        if i == 0 {
+            browser.keep_screenshot("ladder-sign-in.png");
+        }
+        browser.type_into("#token", "rl_not-a-token");
+        browser.click_and_load("form.sign-in button");
+        assert!(browser.text("p.error").contains("not one of this ladder"));
+        let token = server.admin_token();
+        let token = token.trim();
+        browser.type_into("#token", token);
+        browser.click_and_load("form.sign-in button");
+        assert_eq!(browser.eval("location.pathname"), json!("/"));
+        assert_eq!(
+            browser.text("nav.account .who"),
+            "Signed in as admin (admin)"
+        );
+        assert_eq!(browser.count("table.board tbody tr"), 4);
+        // The session's cookie is out of scripts' reach; the token is nowhere in the page.
+        assert_eq!(browser.eval("document.cookie"), json!(""));
+        let html = browser.eval("document.documentElement.outerHTML");
+        assert!(!html.as_str().unwrap().contains(token));
+        browser.click_and_load("nav.account button");
+        assert_eq!(browser.text("nav.account a"), "Sign in");
+        assert_eq!(browser.errors(), Vec::<String>::new());
 
         // At a phone's width: the page does not scroll sideways (the table scrolls in its box).
         browser.call(

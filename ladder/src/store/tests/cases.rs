@@ -80,6 +80,49 @@ pub(super) async fn ready_version(store: &Store, owner_id: i64, name: &str) -> i
 }
 
 #[tokio::test]
+async fn sessions_hold_until_they_expire_end_or_their_account_changes() {
+    on_each("sessions", |store| async move {
+        let ada = store
+            .add_account("ada", Role::Owner, "t-ada", 5)
+            .await
+            .unwrap();
+        let bob = store
+            .add_account("bob", Role::Owner, "t-bob", 5)
+            .await
+            .unwrap();
+        store
+            .add_session("s1", ada.id, "c1", 10, 100)
+            .await
+            .unwrap();
+        store
+            .add_session("s2", ada.id, "c2", 10, 100)
+            .await
+            .unwrap();
+        store
+            .add_session("s3", bob.id, "c3", 10, 100)
+            .await
+            .unwrap();
+        let found = store.session("s1", 50).await.unwrap().unwrap();
+        assert_eq!((found.account, found.csrf.as_str()), (ada.clone(), "c1"));
+        // Expired, unknown.
+        assert!(store.session("s1", 100).await.unwrap().is_none());
+        assert!(store.session("nope", 50).await.unwrap().is_none());
+        // Signed out: that one only.
+        store.end_session("s1", 50).await.unwrap();
+        assert!(store.session("s1", 50).await.unwrap().is_none());
+        assert!(store.session("s2", 50).await.unwrap().is_some());
+        // A new token ends the account's sessions, not another's.
+        assert!(store.set_token("ada", "t-ada-2").await.unwrap());
+        assert!(store.session("s2", 50).await.unwrap().is_none());
+        assert!(store.session("s3", 50).await.unwrap().is_some());
+        // A disabled account's sessions do not hold.
+        assert!(store.set_disabled("bob", true).await.unwrap());
+        assert!(store.session("s3", 50).await.unwrap().is_none());
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn accounts_are_found_by_token_hash_and_names_are_unique() {
     on_each("accounts", |store| async move {
         let admin = store

@@ -1,0 +1,12 @@
+-- The web board's sessions: an account signed in from a browser (with its token, once). The
+-- cookie's value is never stored, only its SHA-256; each session has its CSRF token, which every
+-- form of its pages carries. Ended by signing out, by expiry, or by a new token for the account.
+-- Keep in step with ../sqlite/0003_sessions.sql.
+CREATE TABLE sessions (
+    id_hash TEXT PRIMARY KEY,
+    account_id BIGINT NOT NULL REFERENCES accounts (id),
+    csrf TEXT NOT NULL,
+    created_ms BIGINT NOT NULL,
+    expires_ms BIGINT NOT NULL
+);
+CREATE INDEX sessions_by_account ON sessions (account_id);
