@@ -313,6 +313,15 @@ impl Client {
         self.json(self.request(reqwest::Method::GET, &path)).await
     }
 
+    /// Match `id`'s log as the caller may see it (`GET /api/v1/matches/{id}/log`).
+    ///
+    /// # Errors
+    /// [`ClientError`].
+    pub async fn match_log(&self, id: i64) -> Result<crate::api::wire::SeenLog, ClientError> {
+        let path = format!("/api/v1/matches/{id}/log");
+        self.json(self.request(reqwest::Method::GET, &path)).await
+    }
+
     /// The last `limit` matches of bot (or version) `name`, newest first.
     ///
     /// # Errors

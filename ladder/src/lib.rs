@@ -16,6 +16,7 @@ pub mod build;
 pub mod client;
 pub mod config;
 pub mod export;
+pub mod match_seen;
 pub mod matchmaker;
 pub mod ratings;
 pub mod reproduce;

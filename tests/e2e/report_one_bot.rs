@@ -8,13 +8,11 @@ use crate::browser::Browser;
 use crate::faulty_tournament::{self, results, seat_of};
 use crate::report_size::write_report;
 use crate::util::*;
-use std::io::Read as _;
 use std::path::Path;
 
 /// The text of every file under `dir`, with each compressed data block of a page decoded and
 /// added after it.
 pub fn written_text(dir: &Path) -> Vec<(String, String)> {
-    use base64::Engine as _;
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
@@ -23,20 +21,8 @@ pub fn written_text(dir: &Path) -> Vec<(String, String)> {
             continue;
         }
         let mut text = std::fs::read_to_string(&path).unwrap();
-        let open = "<script type=\"application/gzip+base64\" id=\"match-log\">";
-        let blocks: Vec<String> = text
-            .split(open)
-            .skip(1)
-            .map(|rest| rest[..rest.find("</script>").unwrap()].to_string())
-            .collect();
-        for block in blocks {
-            let bytes = base64::engine::general_purpose::STANDARD
-                .decode(block.trim())
-                .unwrap();
-            let mut json = String::new();
-            flate2::read::GzDecoder::new(&bytes[..])
-                .read_to_string(&mut json)
-                .unwrap();
+        let decoded = compressed_log_blocks(&text);
+        for json in decoded {
             text.push_str(&json);
         }
         out.push((path.display().to_string(), text));

@@ -538,3 +538,25 @@ pub fn run_timed(cmd: &mut Command) -> (std::process::Output, Duration) {
     };
     (output, Duration::from_millis(ticks * 1000 / per_second))
 }
+
+/// The JSON texts of the compressed log blocks of replay `html` (gzip and base64, as a report's
+/// or a ladder's replay pages hold them), decoded as the browser's loader decodes them.
+pub fn compressed_log_blocks(html: &str) -> Vec<String> {
+    use base64::Engine as _;
+    use std::io::Read as _;
+    let open = "<script type=\"application/gzip+base64\" id=\"match-log\">";
+    html.split(open)
+        .skip(1)
+        .map(|rest| {
+            let block = &rest[..rest.find("</script>").unwrap()];
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(block.trim())
+                .unwrap();
+            let mut json = String::new();
+            flate2::read::GzDecoder::new(&bytes[..])
+                .read_to_string(&mut json)
+                .unwrap();
+            json
+        })
+        .collect()
+}

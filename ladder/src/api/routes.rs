@@ -3,7 +3,7 @@
 use super::caller::{Caller, MaybeCaller};
 use super::wire::{
     Accepted, AccountBody, BuildResultBody, GiveBackBody, LadderInfo, LeaseBody, LeaseExtended,
-    LimitQuery, MatchResultBody, SubmitQuery, TokenBody, WindowQuery,
+    LimitQuery, MatchResultBody, SeenLog, SubmitQuery, TokenBody, WindowQuery,
 };
 use crate::service::{
     BuildReport, ChallengeQueued, ChallengeRequest, ClaimedJob, Ladder, MatchReport, MatchView,
@@ -36,7 +36,9 @@ pub fn router(ladder: Ladder) -> Router {
         )
         .route("/api/v1/bots/{bot}/versions/{number}", get(version))
         .route("/api/v1/bots/{bot}/matches", get(matches_of))
+        .route("/api/v1/matches", get(latest_matches))
         .route("/api/v1/matches/{id}", get(match_view))
+        .route("/api/v1/matches/{id}/log", get(match_log))
         .route("/api/v1/matches/{id}/stderr/{seat}", get(match_stderr))
         .route("/api/v1/matches/{id}/bundle", get(match_bundle))
         .route("/api/v1/challenges", post(challenge))
@@ -267,8 +269,27 @@ async fn matches_of(
     ))
 }
 
+async fn latest_matches(
+    State(ladder): State<Ladder>,
+    Query(query): Query<LimitQuery>,
+) -> Answer<Vec<MatchView>> {
+    Ok(Json(
+        ladder.latest_matches(query.limit.unwrap_or(50)).await?,
+    ))
+}
+
 async fn match_view(State(ladder): State<Ladder>, Path(id): Path<i64>) -> Answer<MatchView> {
     Ok(Json(ladder.match_view(id).await?))
+}
+
+async fn match_log(
+    State(ladder): State<Ladder>,
+    MaybeCaller(caller): MaybeCaller,
+    Path(id): Path<i64>,
+) -> Answer<SeenLog> {
+    Ok(Json(SeenLog::of(
+        &ladder.match_seen(caller.as_ref(), id).await?,
+    )))
 }
 
 async fn match_stderr(

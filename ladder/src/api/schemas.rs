@@ -34,6 +34,7 @@ pub fn schemas() -> Vec<SchemaFile> {
         file::<LeaseExtended>("LeaseExtended"),
         file::<MatchResultBody>("MatchResultBody"),
         file::<MatchView>("MatchView"),
+        file::<SeenLog>("SeenLog"),
         file::<StandingRow>("StandingRow"),
         file::<Submitted>("Submitted"),
         file::<TokenBody>("TokenBody"),

@@ -135,3 +135,37 @@ pub struct WindowQuery {
     /// Its end [default: now].
     pub to: Option<i64>,
 }
+
+/// A match's log as the caller may see it (`docs/ladder.md#a-match-as-each-viewer-sees-it`).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct SeenLog {
+    /// Who the caller is to the match: `truth` (the admin), `seat` (an owner at the table) or
+    /// `public`.
+    pub audience: String,
+    /// The seat whose view it is, for `seat`.
+    pub seat: Option<usize>,
+    /// The log's records, header first, as `docs/match-log.md` describes them, with what the
+    /// caller may not see left out or emptied.
+    pub records: Vec<serde_json::Value>,
+}
+
+impl SeenLog {
+    /// The body of `seen`.
+    pub fn of(seen: &crate::service::SeenMatch) -> SeenLog {
+        use crate::match_seen::Audience;
+        let (audience, seat) = match seen.audience {
+            Audience::Truth => ("truth", None),
+            Audience::Seat(seat) => ("seat", Some(seat)),
+            Audience::Public => ("public", None),
+        };
+        SeenLog {
+            audience: audience.into(),
+            seat,
+            records: seen
+                .log
+                .iter()
+                .map(|r| serde_json::to_value(r).expect("a log record serializes"))
+                .collect(),
+        }
+    }
+}

@@ -14,7 +14,7 @@ mod bundle;
 mod error;
 mod play;
 #[cfg(test)]
-mod test_fixtures;
+pub(crate) mod test_fixtures;
 mod visible;
 mod workdirs;
 

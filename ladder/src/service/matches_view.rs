@@ -3,9 +3,10 @@
 //! (a seat's stderr to its owner, everything to the admin).
 
 use super::{Ladder, ServiceError};
+use crate::match_seen::{Audience, seen_log};
 use crate::spec::MatchSpec;
 use crate::store::{Account, MatchRow, Role};
-use referee::runner::MatchRecord;
+use referee::runner::{LogRecord, MatchRecord};
 use serde::{Deserialize, Serialize};
 
 /// One seat of a recorded match.
@@ -101,6 +102,15 @@ impl Ladder {
         rows.iter().map(view_of).collect()
     }
 
+    /// The last `limit` matches recorded (at most 500), newest first.
+    ///
+    /// # Errors
+    /// [`ServiceError::Store`].
+    pub async fn latest_matches(&self, limit: i64) -> Result<Vec<MatchView>, ServiceError> {
+        let rows = self.store.latest_matches(limit.clamp(1, 500)).await?;
+        rows.iter().map(view_of).collect()
+    }
+
     /// Seat `seat`'s stderr of match `id`: to the seat's owner and the admin only.
     ///
     /// # Errors
@@ -181,15 +191,66 @@ impl Ladder {
                 ));
             }
         };
+        let log = self.log_of(&row)?;
+        let in_play = self.store.deal_in_play(spec.group as i64).await?;
+        visible_bundle(&spec, &record, &log, who, in_play)
+            .map_err(|refusal| ServiceError::Forbidden(refusal.to_string()))
+    }
+}
+
+/// A recorded match as one viewer sees it ([`crate::match_seen`]): its summary, who the viewer
+/// is to it, and its log as that viewer may see it.
+#[derive(Clone, Debug)]
+pub struct SeenMatch {
+    /// The summary anyone sees.
+    pub view: MatchView,
+    /// Who the viewer is to the match.
+    pub audience: Audience,
+    /// The log as the viewer may see it, header first.
+    pub log: Vec<LogRecord>,
+}
+
+impl Ladder {
+    /// Match `id`'s log (from the artifacts), its records in order.
+    fn log_of(&self, row: &MatchRow) -> Result<Vec<LogRecord>, ServiceError> {
         let text = self.artifacts.read(&row.log_hash)?;
         let log = String::from_utf8_lossy(&text)
             .lines()
             .filter(|line| !line.trim().is_empty())
             .map(serde_json::from_str)
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| crate::store::StoreError::Corrupt(format!("match {id}'s log ({e})")))?;
-        let in_play = self.store.deal_in_play(spec.group as i64).await?;
-        visible_bundle(&spec, &record, &log, who, in_play)
-            .map_err(|refusal| ServiceError::Forbidden(refusal.to_string()))
+            .map_err(|e| {
+                crate::store::StoreError::Corrupt(format!("match {}'s log ({e})", row.id))
+            })?;
+        Ok(log)
+    }
+
+    /// Match `id` as `viewer` (signed in, or anyone) sees it: the admin the truth, an owner
+    /// with a seat at the table that seat's view, anyone else the public view.
+    ///
+    /// # Errors
+    /// [`ServiceError::NotFound`].
+    pub async fn match_seen(
+        &self,
+        viewer: Option<&Account>,
+        id: i64,
+    ) -> Result<SeenMatch, ServiceError> {
+        let row = self.match_row_or_404(id).await?;
+        let (spec, _) = parsed(&row)?;
+        let audience = match viewer {
+            Some(account) if account.role == Role::Admin => Audience::Truth,
+            Some(account) => spec
+                .seats
+                .iter()
+                .position(|seat| seat.owner == account.name)
+                .map_or(Audience::Public, Audience::Seat),
+            None => Audience::Public,
+        };
+        let log = seen_log(&self.log_of(&row)?, audience);
+        Ok(SeenMatch {
+            view: view_of(&row)?,
+            audience,
+            log,
+        })
     }
 }

@@ -18,7 +18,7 @@ pub use challenge::{CHALLENGE_MATCHES, ChallengeQueued, ChallengeRequest};
 pub use error::ServiceError;
 pub use home::{HOME_FILE, Home, Initialized};
 pub use jobs::ClaimedJob;
-pub use matches_view::{MatchView, SeatView};
+pub use matches_view::{MatchView, SeatView, SeenMatch};
 pub use report::{BuildReport, MatchReport};
 pub use sessions::{NewSession, SESSION_MS, Session};
 pub use submit::{BUILTIN, Submitted};

@@ -226,6 +226,18 @@ impl Store {
         rows.iter().map(match_row).collect()
     }
 
+    /// The last `limit` matches recorded, newest first.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`].
+    pub async fn latest_matches(&self, limit: i64) -> Result<Vec<MatchRow>, StoreError> {
+        let rows = sqlx::query(match_select!("ORDER BY m.id DESC LIMIT $1"))
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(match_row).collect()
+    }
+
     /// How many matches are recorded.
     ///
     /// # Errors

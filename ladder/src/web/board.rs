@@ -4,7 +4,7 @@
 
 use super::layout;
 use super::viewer::Viewer;
-use crate::service::{Ladder, StandingRow};
+use crate::service::{Ladder, MatchView, StandingRow};
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use maud::{Markup, html};
@@ -47,6 +47,10 @@ const COLUMNS: [(&str, &str); 10] = [
 
 /// `GET /`: the board.
 pub async fn page(State(ladder): State<Ladder>, viewer: Viewer) -> Response {
+    let latest = match ladder.latest_matches(LATEST).await {
+        Ok(latest) => latest,
+        Err(error) => return error.into_response(),
+    };
     match ladder.standings().await {
         Ok(rows) => {
             let content = html! {
@@ -54,6 +58,7 @@ pub async fn page(State(ladder): State<Ladder>, viewer: Viewer) -> Response {
                 p.live { "Updated every " (REFRESH_S) " seconds, without a reload. "
                     span #updated {} }
                 section #board data-every=(REFRESH_S) { (table(&rows)) }
+                (latest_list(&latest))
                 h2 { "What the columns mean" }
                 dl.legend {
                     @for (title, meaning) in COLUMNS {
@@ -67,6 +72,32 @@ pub async fn page(State(ladder): State<Ladder>, viewer: Viewer) -> Response {
             layout::respond(layout::page("Ladder standings", &viewer, content))
         }
         Err(error) => error.into_response(),
+    }
+}
+
+/// The latest matches the board links to.
+const LATEST: i64 = 10;
+
+/// The latest matches, each a link to its page, its winner first.
+fn latest_list(latest: &[MatchView]) -> Markup {
+    html! {
+        h2 { "Latest matches" }
+        @if latest.is_empty() {
+            p.empty { "No match has been recorded yet." }
+        } @else {
+            ul.latest {
+                @for m in latest {
+                    li {
+                        a href={ "/matches/" (m.id) } { "Match " (m.id) }
+                        " · "
+                        @for (n, seat) in m.seats.iter().enumerate() {
+                            @if n > 0 { ", " }
+                            @if seat.rank == 1 { strong { (seat.name) } } @else { (seat.name) }
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 

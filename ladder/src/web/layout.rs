@@ -14,6 +14,12 @@ pub const CONTENT_SECURITY_POLICY_VALUE: &str = "default-src 'none'; script-src 
      style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; \
      form-action 'self'; frame-ancestors 'none'";
 
+/// The policy of a page that frames a replay page of this server (a match's page): the
+/// board's, and frames from this server.
+pub const FRAMING_PAGE_POLICY: &str = "default-src 'none'; script-src 'self'; \
+     style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-src 'self'; \
+     base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
 /// The whole page titled `title` around `content`, as `viewer` sees it (signed in or not).
 pub fn page(title: &str, viewer: &Viewer, content: Markup) -> Markup {
     html! {

@@ -7,12 +7,14 @@
 //!   only from its own server);
 //! - [`board`]: the board, `/`: the standings, updated without a reload;
 //! - [`assets`]: the board's script and style, served from the binary;
+//! - [`match_page`]: a match, `/matches/{id}`, as the viewer may see it, and its replay;
 //! - [`sign_in`]: signing in with a token (a session cookie) and out; [`viewer`]: who is
 //!   looking at a page; [`sign_in_limit`]: failed sign-ins limited per address.
 
 mod assets;
 mod board;
 mod layout;
+mod match_page;
 mod sign_in;
 pub mod sign_in_limit;
 #[cfg(test)]
@@ -46,6 +48,10 @@ pub fn router(ladder: Ladder) -> Router {
     Router::new()
         .route("/", get(board::page))
         .route("/board/rows", get(board::rows))
+        .route("/matches/{id}", get(match_page::page))
+        .route("/replays/{id}", get(match_page::replay))
+        .route("/replays/viewer.js", get(match_page::viewer_code))
+        .route("/replays/viewer.css", get(match_page::viewer_look))
         .route("/signin", get(sign_in::page).post(sign_in::sign_in))
         .route("/signout", post(sign_in::sign_out))
         .route("/assets/{file}", get(assets::file))

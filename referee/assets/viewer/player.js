@@ -156,7 +156,11 @@
     : f.step === 0 ? "at start-up, before its first turn" : "at the end of the match, after the last turn";
 
   // ---- State of the page. ----
-  const state = { step: 0, seat: null, timer: null };
+  // The perspectives the log holds: a log served to one seat's owner (a ladder's match page)
+  // has no truth and no other seat's view, and offers only that seat's.
+  const canSee = (seat) => (seat === null ? start.truth != null : start.views[seat] != null);
+  const seen = [null, ...players.keys()].filter(canSee);
+  const state = { step: 0, seat: seen.length ? seen[0] : null, timer: null };
 
   function readHash() {
     const params = new URLSearchParams(location.hash.slice(1));
@@ -169,7 +173,8 @@
       if (at >= 0) state.step = at;
     }
     const view = params.get("view");
-    if (view !== null && view !== "truth" && Number(view) >= 0 && Number(view) < seats) state.seat = Number(view);
+    if (view === "truth" && canSee(null)) state.seat = null;
+    else if (view !== null && Number(view) >= 0 && Number(view) < seats && canSee(Number(view))) state.seat = Number(view);
   }
 
   function writeHash() {
@@ -181,7 +186,9 @@
   const scoreName = header.score_name || "score";
   document.title = `${header.game} ${header.match_id} — referee replay`;
   put($("title"), `${game.title || header.game}`);
-  put($("match-info"), `match ${header.match_id} · seed ${seedText} · ${seats} seats · ${decisions} decisions · ${scoreName} (${header.higher_is_better ? "higher" : "lower"} is better)`);
+  // A log without the truth has no seed either (a seed gives every deal away).
+  const seedWords = canSee(null) ? ` · seed ${seedText}` : "";
+  put($("match-info"), `match ${header.match_id}${seedWords} · ${seats} seats · ${decisions} decisions · ${scoreName} (${header.higher_is_better ? "higher" : "lower"} is better)`);
 
   const viewButtons = [];
   function viewButton(seat) {
@@ -195,7 +202,7 @@
     viewButtons.push(b);
     return b;
   }
-  put($("perspective"), viewButton(null), players.map((_, seat) => viewButton(seat)));
+  put($("perspective"), seen.map((seat) => viewButton(seat)));
 
   const chart = Referee.chart.scores(series, last, (step) => go(step));
   put($("chart"), chart.el);
@@ -365,6 +372,7 @@
   }
 
   function setSeat(seat) {
+    if (!canSee(seat)) return;
     state.seat = seat;
     render();
   }
@@ -408,7 +416,7 @@
       End: () => go(last),
       " ": () => setPlaying(!state.timer),
       t: () => setSeat(null),
-      v: () => setSeat(state.seat === null ? 0 : state.seat + 1 < seats ? state.seat + 1 : null),
+      v: () => setSeat(seen[(seen.indexOf(state.seat) + 1) % seen.length]),
     }[e.key.length === 1 ? e.key.toLowerCase() : e.key];
     if (handled) {
       e.preventDefault();

@@ -2,7 +2,8 @@
 //! server whose own worker plays real matches: the standings shown as the API gives them, the
 //! table updated without a reload as matches are played, nothing fetched but from the server,
 //! no script but the board's own (its Content-Security-Policy header), and the page readable
-//! at a phone's width; the admin signs in with its token and out. With
+//! at a phone's width; the admin signs in with its token and out; a match's page is reached
+//! from the board. With
 //! `REFEREE_SCREENSHOTS=DIR`, it writes `DIR/ladder-board.png`, `DIR/ladder-sign-in.png` and
 //! `DIR/ladder-board-phone.png` (the images of docs/ladder.md).
 
@@ -139,6 +140,13 @@ fn the_board_shows_the_standings_and_follows_the_matches_without_a_reload() {
         browser.click_and_load("nav.account button");
         assert_eq!(browser.text("nav.account a"), "Sign in");
         assert_eq!(browser.errors(), Vec::<String>::new());
+
+        // The latest matches link to their pages: to anyone, the public view.
+        assert!(browser.count("ul.latest li a") >= 1);
+        browser.click_and_load("ul.latest li a");
+        assert!(browser.text("h1").starts_with("Match "));
+        assert!(browser.text("main").contains("What everyone was told"));
+        assert_eq!(browser.count("iframe.replay"), 0);
 
         // At a phone's width: the page does not scroll sideways (the table scrolls in its box).
         browser.call(

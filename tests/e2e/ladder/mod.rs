@@ -9,6 +9,7 @@ mod flow;
 mod harness;
 mod load_smoke;
 mod lost_worker;
+mod match_pages;
 mod owners;
 mod refusals;
 mod sealed;
