@@ -89,3 +89,15 @@ pub struct SeatSpec {
 pub fn seat_name(bot: &str, number: i64) -> String {
     format!("{bot}.v{number}")
 }
+
+/// The bot and the version's number of seat name `name` (`BOT.vN`, as [`seat_name`] makes
+/// it); `None` for a name that is not one (a bot's name alone). The number is `None` when it
+/// is not a number.
+pub fn parse_seat_name(name: &str) -> Option<(&str, Option<i64>)> {
+    name.rsplit_once(".v").map(|(bot, n)| (bot, n.parse().ok()))
+}
+
+/// The bot of seat name `name` (`BOT.vN`).
+pub fn bot_of_seat(name: &str) -> Option<&str> {
+    parse_seat_name(name).map(|(bot, _)| bot)
+}

@@ -6,8 +6,8 @@ use super::wire::{
     LimitQuery, MatchResultBody, SeenLog, SubmitQuery, TokenBody, WindowQuery,
 };
 use crate::service::{
-    BuildReport, ChallengeQueued, ChallengeRequest, ClaimedJob, Ladder, MatchReport, MatchView,
-    ServiceError, StandingRow, Submitted, VersionStatus,
+    BotView, BuildReport, ChallengeQueued, ChallengeRequest, ClaimedJob, Ladder, MatchReport,
+    MatchView, ServiceError, StandingRow, Submitted, VersionStatus,
 };
 use crate::store::Role;
 use axum::body::Bytes;
@@ -35,6 +35,7 @@ pub fn router(ladder: Ladder) -> Router {
             post(submit).layer(DefaultBodyLimit::max(upload_limit)),
         )
         .route("/api/v1/bots/{bot}/versions/{number}", get(version))
+        .route("/api/v1/bots/{bot}", get(bot_view))
         .route("/api/v1/bots/{bot}/matches", get(matches_of))
         .route("/api/v1/matches", get(latest_matches))
         .route("/api/v1/matches/{id}", get(match_view))
@@ -257,6 +258,14 @@ async fn remove(
 ) -> Result<StatusCode, ServiceError> {
     ladder.remove_bot(&caller, &bot).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+async fn bot_view(
+    State(ladder): State<Ladder>,
+    MaybeCaller(caller): MaybeCaller,
+    Path(bot): Path<String>,
+) -> Answer<BotView> {
+    Ok(Json(ladder.bot_view(caller.as_ref(), &bot).await?))
 }
 
 async fn matches_of(

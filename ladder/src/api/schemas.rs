@@ -3,7 +3,8 @@
 
 use super::wire::*;
 use crate::service::{
-    ChallengeQueued, ChallengeRequest, ClaimedJob, MatchView, StandingRow, Submitted, VersionStatus,
+    BotView, ChallengeQueued, ChallengeRequest, ClaimedJob, MatchView, StandingRow, Submitted,
+    VersionStatus,
 };
 use protocol::schema::SchemaFile;
 use schemars::JsonSchema;
@@ -34,6 +35,7 @@ pub fn schemas() -> Vec<SchemaFile> {
         file::<LeaseExtended>("LeaseExtended"),
         file::<MatchResultBody>("MatchResultBody"),
         file::<MatchView>("MatchView"),
+        file::<BotView>("BotView"),
         file::<SeenLog>("SeenLog"),
         file::<StandingRow>("StandingRow"),
         file::<Submitted>("Submitted"),

@@ -37,11 +37,9 @@ impl Ladder {
     /// The version `name` names: `BOT.vN`, or `BOT` for its newest ready version.
     async fn named_version(&self, name: &str) -> Result<Version, ServiceError> {
         let missing = || ServiceError::NotFound(format!("no ready version '{name}'"));
-        let version = match name.rsplit_once(".v") {
-            Some((bot, n)) => match n.parse::<i64>() {
-                Ok(n) => self.store.version_of(bot, n).await?,
-                Err(_) => None,
-            },
+        let version = match crate::spec::parse_seat_name(name) {
+            Some((bot, Some(n))) => self.store.version_of(bot, n).await?,
+            Some((_, None)) => None,
             None => self
                 .store
                 .versions_of(name)

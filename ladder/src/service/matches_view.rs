@@ -80,9 +80,22 @@ impl Ladder {
     /// # Errors
     /// [`ServiceError::NotFound`].
     pub async fn matches_of(&self, name: &str, limit: i64) -> Result<Vec<MatchView>, ServiceError> {
-        let versions = match name.rsplit_once(".v") {
+        self.match_rows_of(name, limit)
+            .await?
+            .iter()
+            .map(view_of)
+            .collect()
+    }
+
+    /// The rows of [`Ladder::matches_of`].
+    pub(super) async fn match_rows_of(
+        &self,
+        name: &str,
+        limit: i64,
+    ) -> Result<Vec<MatchRow>, ServiceError> {
+        let versions = match crate::spec::parse_seat_name(name) {
             Some((bot, n)) => {
-                let n = n.parse().unwrap_or(0);
+                let n = n.unwrap_or(0);
                 self.store.version_of(bot, n).await?.into_iter().collect()
             }
             None => self.store.versions_of(name).await?,
@@ -99,7 +112,7 @@ impl Ladder {
         rows.sort_by_key(|r| std::cmp::Reverse(r.id));
         rows.dedup_by_key(|r| r.id);
         rows.truncate(limit.clamp(1, 500) as usize);
-        rows.iter().map(view_of).collect()
+        Ok(rows)
     }
 
     /// The last `limit` matches recorded (at most 500), newest first.
@@ -140,7 +153,7 @@ impl Ladder {
     }
 }
 
-fn view_of(row: &MatchRow) -> Result<MatchView, ServiceError> {
+pub(super) fn view_of(row: &MatchRow) -> Result<MatchView, ServiceError> {
     let (spec, record) = parsed(row)?;
     Ok(MatchView {
         id: row.id,

@@ -2,6 +2,7 @@
 //! the store, the artifacts and the settings; its methods take the caller's [`Account`] and
 //! check what it may do, so every entry point (the API, a test) gets the same answers.
 
+mod bot_view;
 mod challenge;
 mod error;
 mod export_window;
@@ -14,6 +15,7 @@ mod sessions;
 mod submit;
 mod views;
 
+pub use bot_view::{BotView, FaultKindView, MeetingsView, RatingPointView};
 pub use challenge::{CHALLENGE_MATCHES, ChallengeQueued, ChallengeRequest};
 pub use error::ServiceError;
 pub use home::{HOME_FILE, Home, Initialized};

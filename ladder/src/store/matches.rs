@@ -138,20 +138,6 @@ impl Store {
                 .await?;
             ratings.insert(version, rating);
         }
-        for (seat, s) in result.seats.iter().enumerate() {
-            sqlx::query(
-                "INSERT INTO match_seats (match_id, seat, version_id, score, rank, faults) \
-                 VALUES ($1, $2, $3, $4, $5, $6)",
-            )
-            .bind(id)
-            .bind(seat as i64)
-            .bind(s.version)
-            .bind(s.score)
-            .bind(i64::from(s.rank))
-            .bind(s.faults)
-            .execute(&mut *tx)
-            .await?;
-        }
         if result.ranked {
             let before: Vec<(f64, f64)> =
                 result.seats.iter().map(|s| ratings[&s.version]).collect();
@@ -163,6 +149,10 @@ impl Store {
                 .zip(rate(&before, &ranks))
                 .map(|(s, rating)| (s.version, (s, rating)))
                 .collect();
+            for (n, s) in result.seats.iter().enumerate() {
+                let (mu, sigma) = after[&s.version].1;
+                insert_seat(&mut tx, id, n, s, Some((mu, sigma))).await?;
+            }
             for (version, (seat, (mu, sigma))) in after {
                 sqlx::query(
                     "UPDATE versions SET mu = $1, sigma = $2, ranked_matches = ranked_matches + 1, \
@@ -177,6 +167,10 @@ impl Store {
                 .bind(version)
                 .execute(&mut *tx)
                 .await?;
+            }
+        } else {
+            for (n, s) in result.seats.iter().enumerate() {
+                insert_seat(&mut tx, id, n, s, None).await?;
             }
         }
         tx.commit().await?;
@@ -248,6 +242,32 @@ impl Store {
             .await?;
         Ok(count)
     }
+}
+
+/// Records seat `seat` of match `id`: its result, and its version's rating after the match
+/// (`rated`, a ranked match's).
+async fn insert_seat(
+    tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+    id: i64,
+    seat: usize,
+    result: &SeatResult,
+    rated: Option<(f64, f64)>,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO match_seats (match_id, seat, version_id, score, rank, faults, mu_after, \
+         sigma_after) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(id)
+    .bind(seat as i64)
+    .bind(result.version)
+    .bind(result.score)
+    .bind(i64::from(result.rank))
+    .bind(result.faults)
+    .bind(rated.map(|r| r.0))
+    .bind(rated.map(|r| r.1))
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }
 
 /// `versions` once each, in ascending id order: the order every transaction that writes

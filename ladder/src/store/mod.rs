@@ -11,6 +11,7 @@
 //! Times are milliseconds since the Unix epoch, given by the caller (so tests need no clock).
 
 mod accounts;
+mod bot_history;
 mod counters;
 mod error;
 mod jobs;
@@ -23,6 +24,7 @@ mod tests;
 mod versions;
 
 pub use accounts::{Account, Role};
+pub use bot_history::{Meetings, RatingPoint};
 pub use error::StoreError;
 pub use jobs::{Claimed, Finish, JobKind, JobRow, JobState, NewJob, Swept};
 pub use matches::{MatchRow, NewMatch, Rate, SeatResult};

@@ -141,7 +141,7 @@ fn table(rows: &[StandingRow]) -> Markup {
                     @for row in rows {
                         tr {
                             td.num { (row.rank) }
-                            td.name { (row.bot) }
+                            td.name { a href={ "/bots/" (row.bot) } { (row.bot) } }
                             td.name { (row.owner) }
                             td { (version_of(row)) }
                             td.num { (format!("{:.2}", row.conservative)) }

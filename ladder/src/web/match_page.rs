@@ -78,7 +78,12 @@ pub async fn page(
                 @for (i, seat) in view.seats.iter().enumerate() {
                     tr.own[seen.audience == Audience::Seat(i)] {
                         td.num { (i) }
-                        td.name { (seat.name) }
+                        td.name {
+                            @match crate::spec::bot_of_seat(&seat.name) {
+                                Some(bot) => { a href={ "/bots/" (bot) } { (seat.name) } },
+                                None => { (seat.name) },
+                            }
+                        }
                         td.name { (seat.owner) }
                         td.num { (seat.score) }
                         td.num { (seat.rank) }

@@ -7,14 +7,17 @@
 //!   only from its own server);
 //! - [`board`]: the board, `/`: the standings, updated without a reload;
 //! - [`assets`]: the board's script and style, served from the binary;
+//! - [`bot_page`]: a bot, `/bots/{bot}` (its rating drawn by [`rating_chart`]);
 //! - [`match_page`]: a match, `/matches/{id}`, as the viewer may see it, and its replay;
 //! - [`sign_in`]: signing in with a token (a session cookie) and out; [`viewer`]: who is
 //!   looking at a page; [`sign_in_limit`]: failed sign-ins limited per address.
 
 mod assets;
 mod board;
+mod bot_page;
 mod layout;
 mod match_page;
+mod rating_chart;
 mod sign_in;
 pub mod sign_in_limit;
 #[cfg(test)]
@@ -48,6 +51,7 @@ pub fn router(ladder: Ladder) -> Router {
     Router::new()
         .route("/", get(board::page))
         .route("/board/rows", get(board::rows))
+        .route("/bots/{bot}", get(bot_page::page))
         .route("/matches/{id}", get(match_page::page))
         .route("/replays/{id}", get(match_page::replay))
         .route("/replays/viewer.js", get(match_page::viewer_code))

@@ -3,7 +3,8 @@
 //! the admin. Every page and the API's JSON are searched for what the viewer may not see: the
 //! other seats' start views (their hands), their actions (a Vabanque card is placed face down by
 //! an action), the truth and the seed; the replay, in Chromium, offers the owner its own seat
-//! only, and steps. With `REFEREE_SCREENSHOTS=DIR`, it writes `DIR/ladder-match.png`.
+//! only, and steps; a bot's page shows its build log and checklist to its owner only. With
+//! `REFEREE_SCREENSHOTS=DIR`, it writes `DIR/ladder-match.png` and `DIR/ladder-bot.png`.
 
 use super::harness::{BUILTINS, Server, block_on, config, databases, wait_for};
 use crate::browser::Browser;
@@ -212,6 +213,24 @@ fn a_match_shows_each_viewer_its_own_view_and_nothing_of_the_others() {
                 }
             }
         }
+        // A bot's page: its build log and checklist to its owner only.
+        for (cookie, own, who) in &sessions {
+            let (status, page) = get(&server.url, "/bots/alice-py", cookie);
+            assert_eq!(status, 200, "{who}: {page}");
+            assert!(
+                page.contains("Head to head") && page.contains("href=\"/bots/bob-py\""),
+                "{who}"
+            );
+            let alices = *own == Some(alice_seat);
+            assert_eq!(
+                page.contains("needs no build"),
+                alices,
+                "{who}: the build log"
+            );
+            assert_eq!(page.contains("Checklist"), alices, "{who}: the checklist");
+        }
+        let (status, _) = get(&server.url, "/bots/nobody", "");
+        assert_eq!(status, 404);
         let admin_cookie = sign_in(&server.url, &admin_token);
         let (status, replay) = get(&server.url, &format!("/replays/{id}"), &admin_cookie);
         assert_eq!(status, 200);
@@ -238,6 +257,13 @@ fn a_match_shows_each_viewer_its_own_view_and_nothing_of_the_others() {
             assert_eq!(offered, json!(alice_seat.to_string()));
             assert_eq!(browser.errors(), Vec::<String>::new());
             browser.keep_screenshot("ladder-match.png");
+            // Her bot's page, from the seat's link: its rating drawn.
+            browser.click_and_load("table.seats tr.own td.name a");
+            assert_eq!(browser.text("h1"), "alice-py");
+            browser.wait_until("document.querySelector('figure.rating polyline.mu') !== null");
+            assert_eq!(browser.count("details.build"), 1);
+            assert_eq!(browser.errors(), Vec::<String>::new());
+            browser.keep_screenshot("ladder-bot.png");
             // The replay on its own, stepped with the keyboard.
             browser.open_url(&format!("{}/replays/{id}", server.url));
             let step = |b: &mut Browser| b.eval("location.hash");

@@ -287,6 +287,23 @@ async fn a_lease_is_the_only_key_to_a_result_and_twice_is_once() {
         assert_eq!(store.matches_of(a, 10).await.unwrap()[0].id, match_id);
         assert_eq!(store.matches_between(150, 170).await.unwrap().len(), 1);
         assert!(store.matches_between(0, 150).await.unwrap().is_empty());
+        // Each bot's rating after the match, and how it fared against the other.
+        let history = store.rating_history("a", 10).await.unwrap();
+        assert_eq!(history.len(), 1);
+        let point = &history[0];
+        assert_eq!(
+            (point.match_id, point.finished_ms, point.version, point.mu),
+            (match_id, 160, 1, 26.0)
+        );
+        assert!((point.sigma - 8.3 * 0.9).abs() < 1e-9, "{point:?}");
+        let met = store.meetings("b").await.unwrap();
+        assert_eq!(met.len(), 1);
+        assert_eq!(
+            (met[0].opponent.as_str(), met[0].owner.as_str()),
+            ("a", "alice")
+        );
+        assert_eq!((met[0].matches, met[0].ahead, met[0].behind), (1, 0, 1));
+        assert_eq!(store.latest_matches(5).await.unwrap()[0].id, match_id);
     })
     .await;
 }

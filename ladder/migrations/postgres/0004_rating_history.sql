@@ -1,0 +1,5 @@
+-- A bot's rating over time (its page draws it): each seat of a ranked match keeps its version's
+-- rating after the match. Matches recorded before this migration have none (NULL). Keep in step
+-- with ../sqlite/0004_rating_history.sql.
+ALTER TABLE match_seats ADD COLUMN mu_after DOUBLE PRECISION;
+ALTER TABLE match_seats ADD COLUMN sigma_after DOUBLE PRECISION;
