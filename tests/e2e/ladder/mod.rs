@@ -7,6 +7,7 @@ mod board;
 mod crash;
 mod flow;
 mod harness;
+mod hostile;
 mod load_smoke;
 mod lost_worker;
 mod match_pages;
