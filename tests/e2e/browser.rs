@@ -379,6 +379,23 @@ impl Browser {
         self.call("Input.insertText", json!({ "text": text }));
     }
 
+    /// Chooses the file `path` in the file input matching `selector`, as a person picking it in
+    /// the browser's dialog would.
+    pub fn choose_file(&mut self, selector: &str, path: &Path) {
+        let document = self.call("DOM.getDocument", json!({}));
+        let root = document["root"]["nodeId"].clone();
+        let found = self.call(
+            "DOM.querySelector",
+            json!({ "nodeId": root, "selector": selector }),
+        );
+        let node = found["nodeId"].as_u64().unwrap_or(0);
+        assert!(node != 0, "no element matches {selector}");
+        self.call(
+            "DOM.setFileInputFiles",
+            json!({ "nodeId": node, "files": [path.display().to_string()] }),
+        );
+    }
+
     /// Presses and releases a key, as from the keyboard: `"ArrowRight"`, `"ArrowLeft"`,
     /// `"Home"`, `"End"`, `"PageUp"`, `"PageDown"`, `" "` (space) or a letter or digit.
     pub fn press(&mut self, key: &str) {

@@ -57,7 +57,7 @@ pub async fn page(State(ladder): State<Ladder>, viewer: Viewer) -> Response {
                 h1 { "Standings" }
                 p.live { "Updated every " (REFRESH_S) " seconds, without a reload. "
                     span #updated {} }
-                section #board data-every=(REFRESH_S) { (table(&rows)) }
+                section #board data-live="/board/rows" data-every=(REFRESH_S) data-updated="updated" { (table(&rows)) }
                 (latest_list(&latest))
                 h2 { "What the columns mean" }
                 dl.legend {

@@ -6,7 +6,7 @@ use super::Web;
 use super::layout;
 use super::rating_chart;
 use super::viewer::Viewer;
-use crate::service::{BotView, MatchView, ServiceError};
+use crate::service::{BotView, MatchView, ServiceError, VersionStatus};
 use crate::spec::bot_of_seat;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -57,7 +57,7 @@ fn versions(view: &BotView) -> Markup {
             tbody {
                 @for v in &view.versions {
                     tr {
-                        td.name { (v.name) }
+                        td.name { a href={ "/bots/" (view.bot) "/versions/" (version_number(&v.name)) } { (v.name) } }
                         td { (v.state) }
                         td.num { (format!("{:.2}", v.mu)) }
                         td.num { (format!("{:.2}", v.sigma)) }
@@ -72,20 +72,34 @@ fn versions(view: &BotView) -> Markup {
             @if v.build_log.is_some() || v.check.is_some() {
                 details.build {
                     summary { (v.name) ": its build log and checklist (yours: no one else sees them)" }
-                    @if let Some(log) = &v.build_log { h3 { "Build log" } pre { (log) } }
-                    @if let Some(check) = &v.check {
-                        h3 { "Checklist" }
-                        @if let Some(summary) = check.get("summary").and_then(|s| s.as_str()) { p { (summary) } }
-                        @if let Some(items) = check.get("items").and_then(|i| i.as_array()) {
-                            ul.checklist {
-                                @for item in items {
-                                    li {
-                                        strong { (item.get("verdict").and_then(|v| v.as_str()).unwrap_or("?")) } " "
-                                        (item.get("title").and_then(|t| t.as_str()).unwrap_or(""))
-                                        @if let Some(detail) = item.get("detail").and_then(|d| d.as_str()) { ": " (detail) }
-                                    }
-                                }
-                            }
+                    (build_details(v))
+                }
+            }
+        }
+    }
+}
+
+/// `N` of seat name `BOT.vN`.
+fn version_number(name: &str) -> i64 {
+    crate::spec::parse_seat_name(name)
+        .and_then(|(_, n)| n)
+        .unwrap_or(0)
+}
+
+/// A version's build log and checklist, when the viewer may see them (its owner, the admin).
+pub(super) fn build_details(v: &VersionStatus) -> Markup {
+    html! {
+        @if let Some(log) = &v.build_log { h3 { "Build log" } pre.build-log { (log) } }
+        @if let Some(check) = &v.check {
+            h3 { "Checklist" }
+            @if let Some(summary) = check.get("summary").and_then(|s| s.as_str()) { p { (summary) } }
+            @if let Some(items) = check.get("items").and_then(|i| i.as_array()) {
+                ul.checklist {
+                    @for item in items {
+                        li {
+                            strong { (item.get("verdict").and_then(|v| v.as_str()).unwrap_or("?")) } " "
+                            (item.get("title").and_then(|t| t.as_str()).unwrap_or(""))
+                            @if let Some(detail) = item.get("detail").and_then(|d| d.as_str()) { ": " (detail) }
                         }
                     }
                 }
@@ -146,7 +160,8 @@ fn faults(view: &BotView) -> Markup {
     }
 }
 
-fn recent(bot: &str, matches: &[MatchView]) -> Markup {
+/// `matches` of bot `bot`, each a link to its page, with the bot's place.
+pub(super) fn recent(bot: &str, matches: &[MatchView]) -> Markup {
     html! {
         @if matches.is_empty() {
             p.empty { "No match yet." }

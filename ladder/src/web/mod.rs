@@ -8,6 +8,8 @@
 //! - [`board`]: the board, `/`: the standings, updated without a reload;
 //! - [`assets`]: the board's script and style, served from the binary;
 //! - [`bot_page`]: a bot, `/bots/{bot}` (its rating drawn by [`rating_chart`]);
+//! - [`version_page`]: a version, following its build, check and first matches;
+//!   [`submit_page`]: submitting from the browser;
 //! - [`match_page`]: a match, `/matches/{id}`, as the viewer may see it, and its replay;
 //! - [`sign_in`]: signing in with a token (a session cookie) and out; [`viewer`]: who is
 //!   looking at a page; [`sign_in_limit`]: failed sign-ins limited per address.
@@ -20,13 +22,15 @@ mod match_page;
 mod rating_chart;
 mod sign_in;
 pub mod sign_in_limit;
+mod submit_page;
 #[cfg(test)]
 mod tests;
+mod version_page;
 mod viewer;
 
 use crate::service::Ladder;
 use axum::Router;
-use axum::extract::FromRef;
+use axum::extract::{DefaultBodyLimit, FromRef};
 use axum::routing::{get, post};
 use sign_in_limit::SignInLimit;
 use std::sync::Arc;
@@ -48,10 +52,20 @@ impl FromRef<Web> for Ladder {
 
 /// The web pages' routes over `ladder`.
 pub fn router(ladder: Ladder) -> Router {
+    // An upload's bytes, and the form's other fields around them.
+    let upload_limit = ladder.config().build.upload_bytes as usize + (64 << 10);
     Router::new()
         .route("/", get(board::page))
         .route("/board/rows", get(board::rows))
         .route("/bots/{bot}", get(bot_page::page))
+        .route("/bots/{bot}/versions/{n}", get(version_page::page))
+        .route("/bots/{bot}/versions/{n}/live", get(version_page::part))
+        .route(
+            "/submit",
+            get(submit_page::page)
+                .post(submit_page::submit)
+                .layer(DefaultBodyLimit::max(upload_limit)),
+        )
         .route("/matches/{id}", get(match_page::page))
         .route("/replays/{id}", get(match_page::replay))
         .route("/replays/viewer.js", get(match_page::viewer_code))

@@ -280,6 +280,46 @@ fn a_match_shows_each_viewer_its_own_view_and_nothing_of_the_others() {
             );
             assert!(!browser.text("#match-info").contains("seed"));
             assert_eq!(browser.errors(), Vec::<String>::new());
+
+            // She submits a second bot from the browser and watches its build, check and
+            // first matches on its version's page, without a reload.
+            browser.open_url(&format!("{}/", server.url));
+            browser.click_and_load("nav.account a[href='/submit']");
+            browser.type_into("#bot", "alice-two");
+            browser.eval("document.getElementById('lang').value = 'python'");
+            browser.choose_file(
+                "#file",
+                std::path::Path::new(&file("sample-bots/python/vabanque_random.py")),
+            );
+            browser.click_and_load("form.submit button");
+            assert_eq!(
+                browser.eval("location.pathname"),
+                json!("/bots/alice-two/versions/1")
+            );
+            browser.eval("window.stayed = true");
+            browser.wait_until(
+                "window.stayed === true && \
+                 document.querySelector('#version p.state strong').textContent === 'ready' && \
+                 document.querySelectorAll('#version ul.latest li').length >= 1",
+            );
+            assert!(browser.text("#version").contains("needs no build"));
+            if i == 0 {
+                browser.keep_screenshot("ladder-version.png");
+            }
+            // A second submission of the same source changes nothing; a form from elsewhere is
+            // refused.
+            browser.open_url(&format!("{}/submit", server.url));
+            browser.eval("document.querySelector('form.submit input[name=csrf]').value = 'forged'");
+            browser.type_into("#bot", "alice-three");
+            browser.choose_file(
+                "#file",
+                std::path::Path::new(&file("sample-bots/python/vabanque_random.py")),
+            );
+            browser.click_and_load("form.submit button");
+            let said = browser.text("main");
+            assert!(said.contains("not one of your pages"), "{said}");
+            assert!(block_on(admin.version("alice-three", 1)).is_err());
+            assert_eq!(browser.errors(), Vec::<String>::new());
             for request in browser.requests() {
                 assert!(
                     request.starts_with(&server.url) || request.starts_with("data:"),
