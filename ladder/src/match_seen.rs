@@ -11,12 +11,18 @@
 //! - **Anyone else** sees the public view: the same without any start view, any seat's action,
 //!   stderr or fault message: the events told to everyone, the scores, the result.
 //!
-//! No viewer but the admin gets the seed (it gives every deal away) or the final truth.
+//! No viewer but the admin gets the seed (it gives every deal away), the final truth, or a void
+//! match's failure message (which can name a refused action).
 
 use crate::reproduce::{HIDDEN_COMMAND, HIDDEN_MESSAGE};
 use referee::runner::LogAudience;
 use referee::runner::LogRecord;
 use serde_json::Value;
+
+/// What a void match's failure says to anyone but the admin: the game's own message can name
+/// the action it refused to play, a card of a hand.
+pub const VOID_MESSAGE: &str =
+    "the game itself failed (its message, which can name a seat's hidden action, is the admin's)";
 
 /// Who is looking at a match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,8 +105,11 @@ fn seen_record(record: &LogRecord, audience: Audience) -> Option<LogRecord> {
         LogRecord::Fault { seat, message, .. } if !audience.owns(*seat) => {
             *message = HIDDEN_MESSAGE.into();
         }
-        LogRecord::Result { truth, .. } | LogRecord::InternalError { truth, .. } => {
+        LogRecord::Result { truth, .. } => *truth = Value::Null,
+        LogRecord::InternalError { truth, message, .. } => {
             *truth = Value::Null;
+            // It can name the action the game refused (a card in a hand).
+            *message = VOID_MESSAGE.into();
         }
         _ => {}
     }

@@ -122,3 +122,26 @@ fn the_public_sees_no_hand_no_action_and_no_stderr() {
     // The result's scores and ranks are everyone's.
     assert!(matches!(seen.last(), Some(LogRecord::Result { truth, .. }) if truth.is_null()));
 }
+
+#[test]
+fn a_void_matchs_message_is_the_admins() {
+    let mut log = example_log();
+    let secret = "the game refused to play 9C: not in your hand";
+    *log.last_mut().unwrap() = LogRecord::InternalError {
+        n: Some(3),
+        message: secret.into(),
+        truth: serde_json::json!({"hands": [["9C"]]}),
+    };
+    for audience in [Audience::Seat(0), Audience::Public] {
+        let seen = seen_log(&log, audience);
+        let Some(LogRecord::InternalError { message, truth, n }) = seen.last() else {
+            panic!("{audience:?}")
+        };
+        assert_eq!(
+            (message.as_str(), truth, *n),
+            (VOID_MESSAGE, &Value::Null, Some(3))
+        );
+        assert!(!text(&seen).contains("9C: not"));
+    }
+    assert_eq!(seen_log(&log, Audience::Truth), log);
+}

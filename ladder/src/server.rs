@@ -61,6 +61,7 @@ pub async fn serve(
             dir: options.home.join("worker"),
             idle: Duration::from_millis(200),
             keep: options.keep,
+            hide: vec![options.home.clone()],
         };
         Some(
             crate::worker::run(client, worker, stop.clone())

@@ -145,8 +145,11 @@ pub struct SeenLog {
     /// The seat whose view it is, for `seat`.
     pub seat: Option<usize>,
     /// The log's records, header first, as `docs/match-log.md` describes them, with what the
-    /// caller may not see left out or emptied.
+    /// caller may not see left out or emptied; none while withheld.
     pub records: Vec<serde_json::Value>,
+    /// Whether the play is withheld (from all but the admin) until every match of its deal is
+    /// played.
+    pub withheld: bool,
 }
 
 impl SeenLog {
@@ -166,6 +169,7 @@ impl SeenLog {
                 .iter()
                 .map(|r| serde_json::to_value(r).expect("a log record serializes"))
                 .collect(),
+            withheld: seen.withheld,
         }
     }
 }

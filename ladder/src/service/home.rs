@@ -7,6 +7,7 @@ use crate::artifacts::ArtifactStore;
 use crate::config::LadderConfig;
 use crate::store::{Role, Store};
 use serde::{Deserialize, Serialize};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 /// The file in a ladder's home that says where its database is.
@@ -30,6 +31,27 @@ pub struct Initialized {
     pub admin_token: String,
     /// Where the home is.
     pub home: PathBuf,
+}
+
+/// The SQLite database's file in the home.
+const SQLITE_FILE: &str = "ladder.sqlite";
+
+/// Makes the ladder's home its owner's alone (mode 700: no other user, and so no bot running
+/// as a uid of its own, passes through it), and its SQLite files (which hold the ladder's seed
+/// and every match's) readable by their owner only; a home made before is made so too.
+fn keep_private(home: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(home, std::fs::Permissions::from_mode(0o700))?;
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let file = home.join(format!("{SQLITE_FILE}{suffix}"));
+        match std::fs::symlink_metadata(&file) {
+            Ok(meta) if meta.is_file() && meta.permissions().mode() & 0o077 != 0 => {
+                std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600))?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
@@ -66,8 +88,21 @@ impl Ladder {
         let home = home.canonicalize()?;
         let db = match db {
             Some(url) => url.to_owned(),
-            None => format!("sqlite:{}", home.join("ladder.sqlite").display()),
+            None => {
+                // Made for its owner alone before SQLite opens it (SQLite gives its journal
+                // files the database file's mode).
+                let file = home.join(SQLITE_FILE);
+                if !file.exists() {
+                    std::fs::OpenOptions::new()
+                        .write(true)
+                        .create_new(true)
+                        .mode(0o600)
+                        .open(&file)?;
+                }
+                format!("sqlite:{}", file.display())
+            }
         };
+        keep_private(&home)?;
         let store = Store::open(&db).await?;
         if store.setting("config").await?.is_some() {
             return Err(ServiceError::Conflict(format!(
@@ -123,6 +158,7 @@ impl Ladder {
         let found: Home = serde_json::from_str(&text).map_err(|e| {
             ServiceError::BadRequest(format!("{}: {e}", home.join(HOME_FILE).display()))
         })?;
+        keep_private(home)?;
         let store = Store::open(&found.db).await?;
         let config = store.setting("config").await?.ok_or_else(|| {
             ServiceError::NotFound(format!(

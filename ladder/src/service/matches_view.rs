@@ -41,7 +41,9 @@ pub struct MatchView {
     pub seats: Vec<SeatView>,
     /// When it was recorded (ms since the epoch).
     pub finished_ms: i64,
-    /// Why the match is void, if the game itself failed.
+    /// Whether the match is void, the game itself having failed: a fixed text for anyone
+    /// (the game's own message, which can name a seat's hidden action, is in the log, for the
+    /// admin).
     pub internal_error: Option<String>,
 }
 
@@ -174,7 +176,12 @@ pub(super) fn view_of(row: &MatchRow) -> Result<MatchView, ServiceError> {
             })
             .collect(),
         finished_ms: row.finished_ms,
-        internal_error: record.internal_error.clone(),
+        // Anyone's: the game's message can name a seat's hidden action (its log has it, for
+        // the admin).
+        internal_error: record
+            .internal_error
+            .as_ref()
+            .map(|_| crate::match_seen::VOID_MESSAGE.to_owned()),
     })
 }
 
@@ -219,8 +226,11 @@ pub struct SeenMatch {
     pub view: MatchView,
     /// Who the viewer is to the match.
     pub audience: Audience,
-    /// The log as the viewer may see it, header first.
+    /// The log as the viewer may see it, header first; empty while it is withheld.
     pub log: Vec<LogRecord>,
+    /// Whether its play is withheld from the viewer (not the admin) because a match of its deal
+    /// is still to be played or being played: its public view would give the deal away.
+    pub withheld: bool,
 }
 
 impl Ladder {
@@ -239,7 +249,8 @@ impl Ladder {
     }
 
     /// Match `id` as `viewer` (signed in, or anyone) sees it: the admin the truth, an owner
-    /// with a seat at the table that seat's view, anyone else the public view.
+    /// with a seat at the table that seat's view, anyone else the public view; but for the
+    /// admin, nothing of its play while a match of its deal is still to be played.
     ///
     /// # Errors
     /// [`ServiceError::NotFound`].
@@ -259,11 +270,18 @@ impl Ladder {
                 .map_or(Audience::Public, Audience::Seat),
             None => Audience::Public,
         };
-        let log = seen_log(&self.log_of(&row)?, audience);
+        let withheld =
+            audience != Audience::Truth && self.store.deal_in_play(spec.group as i64).await?;
+        let log = if withheld {
+            Vec::new()
+        } else {
+            seen_log(&self.log_of(&row)?, audience)
+        };
         Ok(SeenMatch {
             view: view_of(&row)?,
             audience,
             log,
+            withheld,
         })
     }
 }

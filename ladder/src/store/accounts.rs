@@ -135,7 +135,7 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Disables or enables account `name`; whether it exists.
+    /// Disables or enables account `name` (disabling ends its web sessions); whether it exists.
     ///
     /// # Errors
     /// [`StoreError::Database`].
@@ -145,6 +145,9 @@ impl Store {
             .bind(name)
             .execute(&self.pool)
             .await?;
+        if disabled {
+            self.end_sessions_of(name).await?;
+        }
         Ok(done.rows_affected() == 1)
     }
 }

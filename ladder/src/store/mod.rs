@@ -17,7 +17,7 @@ mod error;
 mod jobs;
 mod matches;
 mod open;
-mod sessions;
+pub mod sessions;
 mod settings;
 #[cfg(test)]
 mod tests;

@@ -5,6 +5,10 @@ use super::accounts::account;
 use super::{Account, Store, StoreError};
 use sqlx::Row;
 
+/// Sessions an account may hold at once (browsers signed in): signing in once more ends its
+/// oldest.
+pub const MAX_SESSIONS: i64 = 20;
+
 /// A session that is still good: its account (not disabled) and its CSRF token.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SessionRow {
@@ -16,7 +20,7 @@ pub struct SessionRow {
 
 impl Store {
     /// Records a session of account `account` whose cookie hashes to `id_hash`, good until
-    /// `expires`.
+    /// `expires`; the expired sessions go, and the account's oldest past [`MAX_SESSIONS`].
     ///
     /// # Errors
     /// [`StoreError::Database`].
@@ -28,6 +32,17 @@ impl Store {
         now: i64,
         expires: i64,
     ) -> Result<(), StoreError> {
+        // The expired go, and the account's oldest past [`MAX_SESSIONS`] - 1.
+        sqlx::query(
+            "DELETE FROM sessions WHERE expires_ms <= $1 OR (account_id = $2 AND created_ms <= \
+             (SELECT created_ms FROM sessions WHERE account_id = $2 \
+             ORDER BY created_ms DESC LIMIT 1 OFFSET $3))",
+        )
+        .bind(now)
+        .bind(account)
+        .bind(MAX_SESSIONS - 1)
+        .execute(&self.pool)
+        .await?;
         sqlx::query(
             "INSERT INTO sessions (id_hash, account_id, csrf, created_ms, expires_ms) \
              VALUES ($1, $2, $3, $4, $5)",

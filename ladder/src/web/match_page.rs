@@ -50,11 +50,14 @@ pub async fn page(
     Path(id): Path<i64>,
     headers: HeaderMap,
 ) -> Response {
-    let host = headers
-        .get(HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("SERVER")
-        .to_owned();
+    let host = format!(
+        "{}://{}",
+        if viewer.tls { "https" } else { "http" },
+        headers
+            .get(HOST)
+            .and_then(|h| h.to_str().ok())
+            .unwrap_or("SERVER")
+    );
     let seen = match seen(&web, &viewer, id).await {
         Ok(seen) => seen,
         Err(answer) => return answer,
@@ -105,6 +108,12 @@ pub async fn page(
 /// What the viewer is shown of the match's play, and why.
 fn what_you_see(seen: &SeenMatch, host: &str) -> Markup {
     let id = seen.view.id;
+    if seen.withheld {
+        return html! {
+            h2 { "Its play" }
+            p.withheld { "Its play is shown once every match of its deal has been played: a match of the same deal, its seats rotated, is still to be played, and this one would give the deal away. Come back in a moment." }
+        };
+    }
     match seen.audience {
         Audience::Public => {
             let told: Vec<(Option<u64>, String)> = seen
@@ -138,7 +147,7 @@ fn what_you_see(seen: &SeenMatch, host: &str) -> Markup {
                     "You see the whole truth (the admin): every hand, every card and every seat's actions."
                 }
                 " Play it again on your machine (once every match of its deal is played): "
-                code { "referee ladder reproduce --token-file YOUR_TOKEN_FILE http://" (host) "/" (id) }
+                code { "referee ladder reproduce --token-file YOUR_TOKEN_FILE " (host) "/" (id) }
                 " (docs/ladder-reproduce.md)."
             }
             iframe.replay src={ "/replays/" (id) } title={ "The replay of match " (id) } {}
@@ -153,6 +162,14 @@ pub async fn replay(State(web): State<Web>, viewer: Viewer, Path(id): Path<i64>)
         Ok(seen) => seen,
         Err(answer) => return answer,
     };
+    if seen.withheld {
+        return refusal_page(
+            &viewer,
+            ServiceError::NotFound(format!(
+                "match {id}'s replay is shown once every match of its deal has been played"
+            )),
+        );
+    }
     if seen.audience == Audience::Public {
         return refusal_page(
             &viewer,

@@ -17,6 +17,19 @@ pub const WINDOW: Duration = Duration::from_secs(15 * 60);
 /// forgotten, then the rest if it must be.
 const MAX_ADDRESSES: usize = 100_000;
 
+/// What the failures are counted by: an IPv4 address (one mapped in IPv6 too), or an IPv6
+/// address's /64 (a host has a whole /64 to itself).
+fn key(address: IpAddr) -> IpAddr {
+    match address.to_canonical() {
+        IpAddr::V6(v6) => {
+            let mut segments = v6.segments();
+            segments[4..].fill(0);
+            IpAddr::V6(segments.into())
+        }
+        v4 => v4,
+    }
+}
+
 /// The failed sign-ins of each address, in the last [`WINDOW`].
 #[derive(Debug, Default)]
 pub struct SignInLimit {
@@ -27,7 +40,7 @@ impl SignInLimit {
     /// `Ok` when `from` may try to sign in at `now`; else how long until it may.
     pub fn check(&self, from: IpAddr, now: Instant) -> Result<(), Duration> {
         let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(times) = failures.get_mut(&from) else {
+        let Some(times) = failures.get_mut(&key(from)) else {
             return Ok(());
         };
         while times
@@ -53,11 +66,18 @@ impl SignInLimit {
                     .back()
                     .is_some_and(|t| now.duration_since(*t) < WINDOW)
             });
-            if failures.len() >= MAX_ADDRESSES {
-                failures.clear();
-            }
         }
-        let times = failures.entry(from).or_default();
+        if failures.len() >= MAX_ADDRESSES {
+            // The tenth whose last failure is oldest go: the others keep their count.
+            let mut last: Vec<Instant> = failures
+                .values()
+                .filter_map(|t| t.back().copied())
+                .collect();
+            last.sort_unstable();
+            let cut = last[last.len() / 10];
+            failures.retain(|_, times| times.back().is_some_and(|t| *t > cut));
+        }
+        let times = failures.entry(key(from)).or_default();
         times.push_back(now);
         while times.len() > MAX_FAILURES {
             times.pop_front();
@@ -82,6 +102,20 @@ mod tests {
         assert_eq!(limit.check(a, now), Err(WINDOW - Duration::from_secs(60)));
         // Another address is not held back.
         assert_eq!(limit.check(b, now), Ok(()));
+        // The addresses of one IPv6 /64 count together; an IPv4 address mapped in IPv6 is it.
+        let (c, d): (IpAddr, IpAddr) = (
+            "2001:db8::1".parse().unwrap(),
+            "2001:db8::ffff".parse().unwrap(),
+        );
+        for _ in 0..MAX_FAILURES {
+            limit.failed(c, now);
+        }
+        assert!(limit.check(d, now).is_err());
+        assert!(
+            limit
+                .check("::ffff:10.0.0.1".parse().unwrap(), now)
+                .is_err()
+        );
         // Once the first failure leaves the window, one more try.
         let later = t0 + WINDOW;
         assert_eq!(limit.check(a, later), Ok(()));

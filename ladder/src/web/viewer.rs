@@ -89,7 +89,9 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
         let peer = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
-            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
+            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| {
+                c.0.ip().to_canonical()
+            });
         let forwarded = peer
             .is_loopback()
             .then(|| parts.headers.get("x-forwarded-for")?.to_str().ok())

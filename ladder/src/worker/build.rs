@@ -29,9 +29,21 @@ pub(super) async fn build(
         .join(format!("{}-{}", job.id, crate::auth::new_lease()));
     let outcome = async {
         copy_tree(&source, &dir).map_err(|e| format!("cannot copy the source: {e}"))?;
-        let hidden = vec![dirs.cache.clone(), dirs.jobs.clone(), dirs.seats.clone()];
+        let hidden = [&dirs.cache, &dirs.jobs, &dirs.seats]
+            .into_iter()
+            .chain(&dirs.outside)
+            .cloned()
+            .collect();
         let (sandbox, warning) =
             BuildSandbox::resolve(spec.sandbox, hidden).map_err(|e| e.to_string())?;
+        // A build runs as the worker's user: as root, only where bubblewrap takes every
+        // capability away and hides what it must not read.
+        if crate::bot_users::root() && !sandbox.sandbox.is_bwrap() {
+            return Err(
+                "a worker run as root builds only in bubblewrap, which is missing or does not work here"
+                    .to_owned(),
+            );
+        }
         let outcome = build_and_check(spec, &dir, &job.build, &sandbox)
             .await
             .map_err(|e| e.to_string())?;

@@ -23,6 +23,8 @@ pub(super) struct Dirs {
     /// they are there: removed when the last of the worker's `Dirs` goes.
     #[allow(dead_code, reason = "held for its drop, which removes the directory")]
     pub(super) spilled: Option<Arc<Spilled>>,
+    /// Paths no bot, check or build may see beyond these ([`super::WorkerOptions::hide`]).
+    pub(super) outside: Vec<PathBuf>,
 }
 
 /// A directory made for one worker's run, removed (with what is in it) when dropped.
@@ -65,8 +67,10 @@ impl Dirs {
                 let spill = spill_base.join(format!("referee-worker-{}", crate::auth::new_lease()));
                 std::fs::DirBuilder::new().mode(0o711).create(&spill)?;
                 eprintln!(
-                    "worker: bots, which run as uids of their own, cannot pass through {} ({blocked}): their workdirs are in {} instead, removed when the worker stops",
+                    "worker: bots, which run as uids of their own, cannot pass through {} ({} is {}): their workdirs are in {} instead, removed when the worker stops",
                     dir.display(),
+                    blocked.at.display(),
+                    referee::seat::users::reach::mode_string(blocked.mode),
                     spill.display()
                 );
                 (spill.clone(), Some(Arc::new(Spilled(spill))))
@@ -78,6 +82,7 @@ impl Dirs {
             seats: workdirs.join("seats"),
             builds: workdirs.join("builds"),
             spilled,
+            outside: Vec::new(),
         };
         for passed in [&dirs.seats, &dirs.builds] {
             SafeDir::create(passed, Privacy::Private).map_err(std::io::Error::other)?;

@@ -42,6 +42,9 @@ pub struct WorkerOptions {
     /// How many bot processes each slot keeps between matches (0: each seat's process is
     /// started for its match and stopped after it). See [`DEFAULT_KEEP`].
     pub keep: usize,
+    /// Paths no bot, check or build may see beyond the worker's own directories: the ladder's
+    /// home, for the server's local workers (its database holds every seed).
+    pub hide: Vec<PathBuf>,
 }
 
 /// The bot processes a slot keeps between matches by default: more than a large field's, since
@@ -80,6 +83,10 @@ pub async fn run(
                 error: error.to_string(),
             }
         })?;
+    let dirs = dirs::Dirs {
+        outside: options.hide.clone(),
+        ..dirs
+    };
     let stats = Arc::new(WorkerStats::default());
     let keep = kept::cap(options.keep, options.jobs.max(1), root);
     if keep < options.keep {

@@ -190,7 +190,11 @@ async fn start<G: Game>(
     let policy = kept.policy(spec.sandbox, || ProcessPolicy {
         sandbox: spec.sandbox,
         bot_uids,
-        hide: vec![dirs.cache.clone(), dirs.jobs.clone(), dirs.builds.clone()],
+        hide: [&dirs.cache, &dirs.jobs, &dirs.builds]
+            .into_iter()
+            .chain(&dirs.outside)
+            .cloned()
+            .collect(),
         ..ProcessPolicy::default()
     });
     let outcome = policy.resolve(&mut bots, &[scratch.to_path_buf()]);

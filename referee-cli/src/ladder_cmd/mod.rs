@@ -195,6 +195,7 @@ async fn worker(args: args::WorkerArgs) -> anyhow::Result<ExitCode> {
         dir: args.dir.clone(),
         idle: Duration::from_secs(1),
         keep: args.keep,
+        hide: Vec::new(),
     };
     outln!(
         "worker: {jobs} slots for {} (Ctrl-C stops after the jobs in hand)",

@@ -116,6 +116,14 @@ fn a_participants_markup_and_long_words_stay_text_on_every_page() {
         },
     );
 
+    wait_for(
+        "the match's deal played out",
+        Duration::from_secs(300),
+        || {
+            let seen = block_on(owner.match_log(id)).ok()?;
+            (!seen.withheld).then_some(())
+        },
+    );
     browser.open_url(&format!("{}/signin", server.url));
     browser.type_into("#token", &mallory);
     browser.click_and_load("form.sign-in button");

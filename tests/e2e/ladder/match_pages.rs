@@ -157,6 +157,15 @@ fn a_match_shows_each_viewer_its_own_view_and_nothing_of_the_others() {
                     .map(|m| m.id)
             },
         );
+        // Its play is shown once every match of its deal is played.
+        wait_for(
+            "the match's deal played out",
+            Duration::from_secs(300),
+            || {
+                let seen = block_on(server.client(Some(&alice)).match_log(id)).ok()?;
+                (!seen.withheld).then_some(())
+            },
+        );
         let seat_of = |owner: &str| {
             let view = block_on(admin.match_view(id)).unwrap();
             view.seats.iter().position(|s| s.owner == owner).unwrap()

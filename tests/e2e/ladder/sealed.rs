@@ -2,7 +2,8 @@
 //! else of the worker's `seats/`, not even the workdirs made after it started: a spy lists the
 //! directory its workdir is in at every match and says it on its stderr, which its owner reads.
 //! As root, every process runs as a uid of its own, in its check as in its matches: the spy
-//! says its uid, and will not run as root at all (its check would fail).
+//! says its uid, and will not run as root at all (its check would fail); it cannot read the
+//! ladder's database (which holds every seed) or the admin's token.
 
 use super::harness::{Server, block_on, config, databases, wait_for};
 use crate::util::temp_dir;
@@ -12,13 +13,22 @@ use std::time::Duration;
 
 /// A random Vabanque bot that, at each `match_start`, writes `SPY proc=P uid=U own=W
 /// seen=A,B,…` to its stderr: a name its process drew when it started (in its PID namespace
-/// every bot is process 2), its uid, its workdir's name and what it sees beside it. Run as
-/// root, it exits at once.
+/// every bot is process 2), its uid, its workdir's name, what it sees beside it, and whether it
+/// could read the ladder's database and the admin's token (`home=`). Run as root, it exits at
+/// once.
 const SPY: &str = r#"import json, os, random, sys
 if os.getuid() == 0:
     sys.exit("SPY: run as root")
 rng = random.Random(0)
 proc = os.urandom(8).hex()
+HOME = "LADDER_HOME"
+def peek(path):
+    try:
+        with open(path, "rb") as f:
+            f.read(1)
+        return "read"
+    except OSError as e:
+        return "error:" + type(e).__name__
 for line in sys.stdin:
     if not line.strip():
         continue
@@ -33,7 +43,8 @@ for line in sys.stdin:
             seen = ",".join(sorted(os.listdir("..")))
         except OSError as e:
             seen = "error:" + type(e).__name__
-        print(f"SPY proc={proc} uid={os.getuid()} own={own} seen={seen}", file=sys.stderr, flush=True)
+        home = peek(HOME + "/ladder.sqlite") + "," + peek(HOME + "/admin.token")
+        print(f"SPY proc={proc} uid={os.getuid()} own={own} seen={seen} home={home}", file=sys.stderr, flush=True)
     elif t == "request":
         print(json.dumps({"type": "action", "id": m["id"], "action": rng.choice(m["legal"])}), flush=True)
     elif t == "goodbye":
@@ -47,7 +58,12 @@ fn kept_processes_play_again_and_see_no_workdir_but_their_own() {
         .next()
         .expect("SQLite");
     let dir = temp_dir("ladder-sealed");
-    std::fs::write(dir.join("spy.py"), SPY).unwrap();
+    let home = dir.join("home");
+    std::fs::write(
+        dir.join("spy.py"),
+        SPY.replace("LADDER_HOME", &home.display().to_string()),
+    )
+    .unwrap();
     let random = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../sample-bots/python/vabanque_random.py")
         .canonicalize()
@@ -61,7 +77,7 @@ fn kept_processes_play_again_and_see_no_workdir_but_their_own() {
     ];
     let file = config(&dir, "sandbox = \"bwrap\"\n", &bots);
     // One slot: the spy's first process is still kept when the others' workdirs are made.
-    let server = Server::start(&file, &dir.join("home"), db.url.as_deref(), 1);
+    let server = Server::start(&file, &home, db.url.as_deref(), 1);
     let admin = server.client(Some(&server.admin_token()));
     let spied = wait_for("8 matches of the spy", Duration::from_secs(300), || {
         let views = block_on(admin.matches_of("spy", 100)).ok()?;
@@ -91,6 +107,15 @@ fn kept_processes_play_again_and_see_no_workdir_but_their_own() {
         // (as a uid of its own, it may not even list the directory).
         assert!(
             [fields["own"], "error:PermissionError"].contains(&fields["seen"]),
+            "match {}: {line}",
+            view.id
+        );
+        if workdirs.is_empty() {
+            eprintln!("the spy says: {line}");
+        }
+        // The ladder's database and the admin's token are out of its reach.
+        assert!(
+            !fields["home"].contains("read"),
             "match {}: {line}",
             view.id
         );

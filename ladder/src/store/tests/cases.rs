@@ -115,9 +115,25 @@ async fn sessions_hold_until_they_expire_end_or_their_account_changes() {
         assert!(store.set_token("ada", "t-ada-2").await.unwrap());
         assert!(store.session("s2", 50).await.unwrap().is_none());
         assert!(store.session("s3", 50).await.unwrap().is_some());
-        // A disabled account's sessions do not hold.
+        // A disabled account's sessions end (and do not come back with it).
         assert!(store.set_disabled("bob", true).await.unwrap());
         assert!(store.session("s3", 50).await.unwrap().is_none());
+        assert!(store.set_disabled("bob", false).await.unwrap());
+        assert!(store.session("s3", 50).await.unwrap().is_none());
+        // An account holds at most MAX_SESSIONS: signing in once more ends its oldest.
+        let max = crate::store::sessions::MAX_SESSIONS;
+        for n in 0..=max {
+            let id = format!("b{n}");
+            store
+                .add_session(&id, bob.id, "c", 60 + n, 1000)
+                .await
+                .unwrap();
+        }
+        assert!(store.session("b0", 70).await.unwrap().is_none());
+        for n in 1..=max {
+            let id = format!("b{n}");
+            assert!(store.session(&id, 70).await.unwrap().is_some(), "{id}");
+        }
     })
     .await;
 }
