@@ -313,6 +313,15 @@ impl Client {
         self.json(self.request(reqwest::Method::GET, &path)).await
     }
 
+    /// The queue and the workers (`GET /api/v1/queue`).
+    ///
+    /// # Errors
+    /// [`ClientError`].
+    pub async fn queue_view(&self) -> Result<crate::service::QueueView, ClientError> {
+        self.json(self.request(reqwest::Method::GET, "/api/v1/queue"))
+            .await
+    }
+
     /// Match `id`'s log as the caller may see it (`GET /api/v1/matches/{id}/log`).
     ///
     /// # Errors

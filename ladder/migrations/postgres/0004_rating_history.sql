@@ -3,3 +3,5 @@
 -- with ../sqlite/0004_rating_history.sql.
 ALTER TABLE match_seats ADD COLUMN mu_after DOUBLE PRECISION;
 ALTER TABLE match_seats ADD COLUMN sigma_after DOUBLE PRECISION;
+-- The queue's page counts each worker's matches of the last hour.
+CREATE INDEX matches_worker ON matches (worker_id, finished_ms);

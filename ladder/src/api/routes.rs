@@ -7,7 +7,7 @@ use super::wire::{
 };
 use crate::service::{
     BotView, BuildReport, ChallengeQueued, ChallengeRequest, ClaimedJob, Ladder, MatchReport,
-    MatchView, ServiceError, StandingRow, Submitted, VersionStatus,
+    MatchView, QueueView, ServiceError, StandingRow, Submitted, VersionStatus,
 };
 use crate::store::Role;
 use axum::body::Bytes;
@@ -30,6 +30,7 @@ pub fn router(ladder: Ladder) -> Router {
     Router::new()
         .route("/api/v1/ladder", get(info))
         .route("/api/v1/standings", get(standings))
+        .route("/api/v1/queue", get(queue_view))
         .route(
             "/api/v1/bots/{bot}/versions",
             post(submit).layer(DefaultBodyLimit::max(upload_limit)),
@@ -258,6 +259,13 @@ async fn remove(
 ) -> Result<StatusCode, ServiceError> {
     ladder.remove_bot(&caller, &bot).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+async fn queue_view(
+    State(ladder): State<Ladder>,
+    MaybeCaller(caller): MaybeCaller,
+) -> Answer<QueueView> {
+    Ok(Json(ladder.queue_view(caller.as_ref()).await?))
 }
 
 async fn bot_view(

@@ -3,8 +3,8 @@
 
 use super::wire::*;
 use crate::service::{
-    BotView, ChallengeQueued, ChallengeRequest, ClaimedJob, MatchView, StandingRow, Submitted,
-    VersionStatus,
+    BotView, ChallengeQueued, ChallengeRequest, ClaimedJob, MatchView, QueueView, StandingRow,
+    Submitted, VersionStatus,
 };
 use protocol::schema::SchemaFile;
 use schemars::JsonSchema;
@@ -36,6 +36,7 @@ pub fn schemas() -> Vec<SchemaFile> {
         file::<MatchResultBody>("MatchResultBody"),
         file::<MatchView>("MatchView"),
         file::<BotView>("BotView"),
+        file::<QueueView>("QueueView"),
         file::<SeenLog>("SeenLog"),
         file::<StandingRow>("StandingRow"),
         file::<Submitted>("Submitted"),

@@ -25,7 +25,7 @@ impl JobKind {
         }
     }
 
-    fn parse(name: &str) -> Option<JobKind> {
+    pub(super) fn parse(name: &str) -> Option<JobKind> {
         [JobKind::Build, JobKind::Match]
             .into_iter()
             .find(|k| k.as_str() == name)

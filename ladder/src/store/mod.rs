@@ -17,6 +17,7 @@ mod error;
 mod jobs;
 mod matches;
 mod open;
+mod queue;
 pub mod sessions;
 mod settings;
 #[cfg(test)]
@@ -29,6 +30,7 @@ pub use error::StoreError;
 pub use jobs::{Claimed, Finish, JobKind, JobRow, JobState, NewJob, Swept};
 pub use matches::{MatchRow, NewMatch, Rate, SeatResult};
 pub use open::{Backend, redacted};
+pub use queue::{LeasedJob, TroubledJob, WorkerRow};
 pub use sessions::SessionRow;
 pub use versions::{Bot, BuildResult, Version, VersionState};
 

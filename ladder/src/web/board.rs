@@ -191,7 +191,7 @@ fn last_played(row: &StandingRow, now: i64) -> String {
 }
 
 /// `seconds` as a person says it: `12 s ago`, `3 min ago`, `5 h ago`, `2 days ago`.
-fn ago(seconds: i64) -> String {
+pub(super) fn ago(seconds: i64) -> String {
     match seconds {
         s if s < 60 => format!("{s} s ago"),
         s if s < 3600 => format!("{} min ago", s / 60),

@@ -6,11 +6,10 @@ use super::Web;
 use super::layout;
 use super::rating_chart;
 use super::viewer::Viewer;
-use crate::service::{BotView, MatchView, ServiceError, VersionStatus};
+use crate::service::{BotView, MatchView, VersionStatus};
 use crate::spec::bot_of_seat;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use maud::{Markup, html};
 
 /// `GET /bots/{bot}`.
@@ -18,13 +17,7 @@ pub async fn page(State(web): State<Web>, viewer: Viewer, Path(bot): Path<String
     let account = viewer.session.as_ref().map(|s| &s.account);
     let view = match web.ladder.bot_view(account, &bot).await {
         Ok(view) => view,
-        Err(ServiceError::NotFound(why)) => {
-            let content = html! { h1 { "Not found" } p { (why) } };
-            let mut answer = layout::respond(layout::page("Not found", &viewer, content));
-            *answer.status_mut() = StatusCode::NOT_FOUND;
-            return answer;
-        }
-        Err(error) => return error.into_response(),
+        Err(error) => return layout::refusal(&viewer, error),
     };
     let content = html! {
         h1.name { (view.bot) }

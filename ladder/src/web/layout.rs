@@ -1,6 +1,7 @@
 //! The page around every page of the board, and the headers every page is sent with.
 
 use super::viewer::Viewer;
+use crate::service::ServiceError;
 use crate::store::Role;
 use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, HeaderValue};
 use axum::http::{HeaderMap, StatusCode};
@@ -35,6 +36,7 @@ pub fn page(title: &str, viewer: &Viewer, content: Markup) -> Markup {
             body {
                 header {
                     a href="/" { "Ladder" }
+                    a.minor href="/queue" { "Queue" }
                     nav.account {
                         @if let Some(session) = &viewer.session {
                             @if session.account.role == Role::Owner { a href="/submit" { "Submit" } }
@@ -68,4 +70,18 @@ pub fn respond(markup: Markup) -> Response {
         HeaderValue::from_static("nosniff"),
     );
     (StatusCode::OK, headers, Html(markup.into_string())).into_response()
+}
+
+/// The service's refusal `error` as `viewer` sees it: what is not found (or not the viewer's)
+/// as a page saying why, with its status; anything else as the API says it.
+pub fn refusal(viewer: &Viewer, error: ServiceError) -> Response {
+    match error {
+        ServiceError::NotFound(why) => {
+            let content = html! { h1 { "Not found" } p { (why) } };
+            let mut answer = respond(page("Not found", viewer, content));
+            *answer.status_mut() = StatusCode::NOT_FOUND;
+            answer
+        }
+        error => error.into_response(),
+    }
 }

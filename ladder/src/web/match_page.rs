@@ -28,19 +28,7 @@ async fn seen(web: &Web, viewer: &Viewer, id: i64) -> Result<SeenMatch, Response
     web.ladder
         .match_seen(account, id)
         .await
-        .map_err(|error| refusal_page(viewer, error))
-}
-
-/// A refusal (a match that does not exist) as a page.
-fn refusal_page(viewer: &Viewer, error: ServiceError) -> Response {
-    let status = match &error {
-        ServiceError::NotFound(_) => StatusCode::NOT_FOUND,
-        _ => return error.into_response(),
-    };
-    let content = html! { h1 { "Not found" } p { (error.to_string()) } };
-    let mut answer = layout::respond(layout::page("Not found", viewer, content));
-    *answer.status_mut() = status;
-    answer
+        .map_err(|error| layout::refusal(viewer, error))
 }
 
 /// `GET /matches/{id}`.
@@ -163,7 +151,7 @@ pub async fn replay(State(web): State<Web>, viewer: Viewer, Path(id): Path<i64>)
         Err(answer) => return answer,
     };
     if seen.withheld {
-        return refusal_page(
+        return layout::refusal(
             &viewer,
             ServiceError::NotFound(format!(
                 "match {id}'s replay is shown once every match of its deal has been played"
@@ -171,7 +159,7 @@ pub async fn replay(State(web): State<Web>, viewer: Viewer, Path(id): Path<i64>)
         );
     }
     if seen.audience == Audience::Public {
-        return refusal_page(
+        return layout::refusal(
             &viewer,
             ServiceError::NotFound(format!(
                 "match {id}'s replay is its seats' owners' and the admin's: sign in"

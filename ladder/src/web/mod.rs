@@ -10,6 +10,7 @@
 //! - [`bot_page`]: a bot, `/bots/{bot}` (its rating drawn by [`rating_chart`]);
 //! - [`version_page`]: a version, following its build, check and first matches;
 //!   [`submit_page`]: submitting from the browser;
+//! - [`queue_page`]: the queue and the workers;
 //! - [`match_page`]: a match, `/matches/{id}`, as the viewer may see it, and its replay;
 //! - [`sign_in`]: signing in with a token (a session cookie) and out; [`viewer`]: who is
 //!   looking at a page; [`sign_in_limit`]: failed sign-ins limited per address.
@@ -19,6 +20,7 @@ mod board;
 mod bot_page;
 mod layout;
 mod match_page;
+mod queue_page;
 mod rating_chart;
 mod sign_in;
 pub mod sign_in_limit;
@@ -67,6 +69,8 @@ pub fn router(ladder: Ladder) -> Router {
                 .layer(DefaultBodyLimit::max(upload_limit)),
         )
         .route("/matches/{id}", get(match_page::page))
+        .route("/queue", get(queue_page::page))
+        .route("/queue/live", get(queue_page::live))
         .route("/replays/{id}", get(match_page::replay))
         .route("/replays/viewer.js", get(match_page::viewer_code))
         .route("/replays/viewer.css", get(match_page::viewer_look))

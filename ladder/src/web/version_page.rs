@@ -7,11 +7,9 @@ use super::Web;
 use super::bot_page::{build_details, recent};
 use super::layout;
 use super::viewer::Viewer;
-use crate::service::ServiceError;
 use crate::spec::seat_name;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use maud::{Markup, html};
 
 /// How often the page asks again, in seconds.
@@ -27,13 +25,13 @@ async fn live(web: &Web, viewer: &Viewer, bot: &str, n: i64) -> Result<Markup, R
         .ladder
         .version_status(account, bot, n)
         .await
-        .map_err(|error| refusal(viewer, error))?;
+        .map_err(|error| layout::refusal(viewer, error))?;
     let matches = match status.state.as_str() {
         "ready" => web
             .ladder
             .matches_of(&seat_name(bot, n), FIRST_MATCHES)
             .await
-            .map_err(|error| refusal(viewer, error))?,
+            .map_err(|error| layout::refusal(viewer, error))?,
         _ => Vec::new(),
     };
     let failed = status.state.ends_with("-failed");
@@ -54,18 +52,6 @@ async fn live(web: &Web, viewer: &Viewer, bot: &str, n: i64) -> Result<Markup, R
             (recent(bot, &matches))
         }
     })
-}
-
-fn refusal(viewer: &Viewer, error: ServiceError) -> Response {
-    match error {
-        ServiceError::NotFound(why) => {
-            let content = html! { h1 { "Not found" } p { (why) } };
-            let mut answer = layout::respond(layout::page("Not found", viewer, content));
-            *answer.status_mut() = StatusCode::NOT_FOUND;
-            answer
-        }
-        error => error.into_response(),
-    }
 }
 
 /// `GET /bots/{bot}/versions/{n}`.

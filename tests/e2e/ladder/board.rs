@@ -141,6 +141,16 @@ fn the_board_shows_the_standings_and_follows_the_matches_without_a_reload() {
         assert_eq!(browser.text("nav.account a"), "Sign in");
         assert_eq!(browser.errors(), Vec::<String>::new());
 
+        // The queue's page, from the header: the server's own worker, its matches.
+        browser.click_and_load("header a[href='/queue']");
+        assert_eq!(browser.text("h1"), "Queue and workers");
+        assert_eq!(browser.count("table.workers tbody tr"), 1);
+        assert_eq!(browser.errors(), Vec::<String>::new());
+        if i == 0 {
+            browser.keep_screenshot("ladder-queue.png");
+        }
+        browser.open_url(&format!("{}/", server.url));
+
         // The latest matches link to their pages: to anyone, the public view.
         assert!(browser.count("ul.latest li a") >= 1);
         browser.click_and_load("ul.latest li a");

@@ -127,6 +127,29 @@ fn a_worker_killed_mid_match_is_replaced_and_the_match_played_again() {
                 .unwrap();
         assert_eq!(record["faults"].as_array().unwrap().len(), 0, "{record}");
         eprintln!("the lost match was played again {waited:?} after its worker was killed");
+        // The queue's page (its JSON) says so: the platform's trouble, what failed to the
+        // admin only; each worker with its matches.
+        let queue = block_on(admin.queue_view()).unwrap();
+        let trouble = queue.troubles.iter().find(|t| t.id == job.id).unwrap();
+        assert_eq!((trouble.state.as_str(), trouble.attempts), ("done", 1));
+        assert!(
+            trouble
+                .error
+                .as_deref()
+                .unwrap_or_default()
+                .contains("lease expired")
+        );
+        let public = block_on(server.client(None).queue_view()).unwrap();
+        let trouble = public.troubles.iter().find(|t| t.id == job.id).unwrap();
+        assert_eq!(trouble.error, None);
+        let names: Vec<&str> = public.workers.iter().map(|w| w.name.as_str()).collect();
+        // The server's own local worker's account is there too (with -j 0, idle).
+        assert_eq!(names, ["box-1", "box-2", "local-worker"]);
+        assert!(
+            public.workers[1].matches_last_hour >= 1,
+            "{:?}",
+            public.workers
+        );
         second.stop();
         server.stop();
     }
