@@ -313,6 +313,15 @@ impl Client {
         self.json(self.request(reqwest::Method::GET, &path)).await
     }
 
+    /// The caller's own challenges (`GET /api/v1/challenges`).
+    ///
+    /// # Errors
+    /// [`ClientError`].
+    pub async fn challenges(&self) -> Result<crate::service::ChallengesView, ClientError> {
+        self.json(self.request(reqwest::Method::GET, "/api/v1/challenges"))
+            .await
+    }
+
     /// The queue and the workers (`GET /api/v1/queue`).
     ///
     /// # Errors

@@ -51,6 +51,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
     e("GET", "/api/v1/matches/{id}/log", "anyone: the public view; a seat's owner that seat's; the admin the truth", "–", "SeenLog", "a match's log as the caller may see it (no hand, face-down card or seed but its own)"),
     e("GET", "/api/v1/matches/{id}/stderr/{seat}", "the seat's owner, the admin", "–", "bytes", "what that seat wrote to stderr"),
     e("GET", "/api/v1/matches/{id}/bundle", "a seat's owner, the admin", "–", "Bundle", "what the caller may have to reproduce the match (`referee ladder reproduce`): its own seats' artifacts, stand-ins for the others; refused while a match of its deal is still to be played"),
+    e("GET", "/api/v1/challenges", "owner, admin", "–", "ChallengesView", "the caller's own challenges: the matches it asked for, played and to be played"),
     e("POST", "/api/v1/challenges", "owner", "ChallengeRequest", "ChallengeQueued", "unranked matches of the caller's version against named bots or versions"),
     e("POST", "/api/v1/jobs/claim", "worker", "–", "ClaimedJob, or 204", "the next job under a new lease"),
     e("POST", "/api/v1/jobs/{id}/heartbeat", "worker", "LeaseBody", "LeaseExtended", "keeps the lease; 409 when it is lost"),

@@ -6,8 +6,8 @@ use super::wire::{
     LimitQuery, MatchResultBody, SeenLog, SubmitQuery, TokenBody, WindowQuery,
 };
 use crate::service::{
-    BotView, BuildReport, ChallengeQueued, ChallengeRequest, ClaimedJob, Ladder, MatchReport,
-    MatchView, QueueView, ServiceError, StandingRow, Submitted, VersionStatus,
+    BotView, BuildReport, ChallengeQueued, ChallengeRequest, ChallengesView, ClaimedJob, Ladder,
+    MatchReport, MatchView, QueueView, ServiceError, StandingRow, Submitted, VersionStatus,
 };
 use crate::store::Role;
 use axum::body::Bytes;
@@ -43,7 +43,7 @@ pub fn router(ladder: Ladder) -> Router {
         .route("/api/v1/matches/{id}/log", get(match_log))
         .route("/api/v1/matches/{id}/stderr/{seat}", get(match_stderr))
         .route("/api/v1/matches/{id}/bundle", get(match_bundle))
-        .route("/api/v1/challenges", post(challenge))
+        .route("/api/v1/challenges", get(challenges_of).post(challenge))
         .route("/api/v1/jobs/claim", post(claim))
         .route("/api/v1/jobs/{job}/heartbeat", post(heartbeat))
         .route("/api/v1/jobs/{job}/give-back", post(give_back))
@@ -315,6 +315,13 @@ async fn match_stderr(
     Path((id, seat)): Path<(i64, usize)>,
 ) -> Result<Vec<u8>, ServiceError> {
     ladder.match_stderr(&caller, id, seat).await
+}
+
+async fn challenges_of(
+    State(ladder): State<Ladder>,
+    Caller(caller): Caller,
+) -> Answer<ChallengesView> {
+    Ok(Json(ladder.challenges_of(&caller).await?))
 }
 
 async fn challenge(

@@ -3,8 +3,8 @@
 
 use super::wire::*;
 use crate::service::{
-    BotView, ChallengeQueued, ChallengeRequest, ClaimedJob, MatchView, QueueView, StandingRow,
-    Submitted, VersionStatus,
+    BotView, ChallengeQueued, ChallengeRequest, ChallengesView, ClaimedJob, MatchView, QueueView,
+    StandingRow, Submitted, VersionStatus,
 };
 use protocol::schema::SchemaFile;
 use schemars::JsonSchema;
@@ -37,6 +37,7 @@ pub fn schemas() -> Vec<SchemaFile> {
         file::<MatchView>("MatchView"),
         file::<BotView>("BotView"),
         file::<QueueView>("QueueView"),
+        file::<ChallengesView>("ChallengesView"),
         file::<SeenLog>("SeenLog"),
         file::<StandingRow>("StandingRow"),
         file::<Submitted>("Submitted"),

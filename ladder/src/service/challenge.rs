@@ -147,3 +147,40 @@ impl Ladder {
         })
     }
 }
+
+/// An owner's challenges: the matches it asked for, played and to be played.
+#[derive(Clone, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ChallengesView {
+    /// Matches asked for and still to be played.
+    pub pending: i64,
+    /// The last matches played of them, newest first.
+    pub played: Vec<super::MatchView>,
+}
+
+/// Challenge matches listed.
+const CHALLENGES_SHOWN: i64 = 50;
+
+impl Ladder {
+    /// The challenges of `caller` (its own only).
+    ///
+    /// # Errors
+    /// [`ServiceError::Forbidden`] for a worker.
+    pub async fn challenges_of(&self, caller: &Account) -> Result<ChallengesView, ServiceError> {
+        if caller.role == Role::Worker {
+            return Err(ServiceError::Forbidden(
+                "a worker's token asks for no challenge".into(),
+            ));
+        }
+        let rows = self
+            .store
+            .challenge_matches(caller.id, CHALLENGES_SHOWN)
+            .await?;
+        Ok(ChallengesView {
+            pending: self.store.pending_challenges(caller.id).await?,
+            played: rows
+                .iter()
+                .map(super::matches_view::view_of)
+                .collect::<Result<_, _>>()?,
+        })
+    }
+}

@@ -17,7 +17,7 @@ mod submit;
 mod views;
 
 pub use bot_view::{BotView, FaultKindView, MeetingsView, RatingPointView};
-pub use challenge::{CHALLENGE_MATCHES, ChallengeQueued, ChallengeRequest};
+pub use challenge::{CHALLENGE_MATCHES, ChallengeQueued, ChallengeRequest, ChallengesView};
 pub use error::ServiceError;
 pub use home::{HOME_FILE, Home, Initialized};
 pub use jobs::ClaimedJob;

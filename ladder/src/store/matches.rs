@@ -232,6 +232,39 @@ impl Store {
         rows.iter().map(match_row).collect()
     }
 
+    /// The last `limit` matches account `account` asked for (its challenges), newest first.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`].
+    pub async fn challenge_matches(
+        &self,
+        account: i64,
+        limit: i64,
+    ) -> Result<Vec<MatchRow>, StoreError> {
+        let rows = sqlx::query(match_select!(
+            "WHERE j.requested_by = $1 ORDER BY m.id DESC LIMIT $2"
+        ))
+        .bind(account)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(match_row).collect()
+    }
+
+    /// How many matches account `account` asked for are still to be played.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`].
+    pub async fn pending_challenges(&self, account: i64) -> Result<i64, StoreError> {
+        let (count,): (i64,) = sqlx::query_as(
+            "SELECT COUNT(*) FROM jobs WHERE requested_by = $1 AND state IN ('queued', 'leased')",
+        )
+        .bind(account)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(count)
+    }
+
     /// How many matches are recorded.
     ///
     /// # Errors

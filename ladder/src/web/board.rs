@@ -82,22 +82,7 @@ const LATEST: i64 = 10;
 fn latest_list(latest: &[MatchView]) -> Markup {
     html! {
         h2 { "Latest matches" }
-        @if latest.is_empty() {
-            p.empty { "No match has been recorded yet." }
-        } @else {
-            ul.latest {
-                @for m in latest {
-                    li {
-                        a href={ "/matches/" (m.id) } { "Match " (m.id) }
-                        " · "
-                        @for (n, seat) in m.seats.iter().enumerate() {
-                            @if n > 0 { ", " }
-                            @if seat.rank == 1 { strong { (seat.name) } } @else { (seat.name) }
-                        }
-                    }
-                }
-            }
-        }
+        (super::bot_page::recent_of(latest))
     }
 }
 

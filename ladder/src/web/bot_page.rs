@@ -174,3 +174,25 @@ pub(super) fn recent(bot: &str, matches: &[MatchView]) -> Markup {
         }
     }
 }
+
+/// `matches` (of any bots), each a link to its page, with its seats, the winner first.
+pub(super) fn recent_of(matches: &[MatchView]) -> Markup {
+    html! {
+        @if matches.is_empty() {
+            p.empty { "No match yet." }
+        } @else {
+            ul.latest {
+                @for m in matches {
+                    li {
+                        a href={ "/matches/" (m.id) } { "Match " (m.id) }
+                        " · "
+                        @for (n, seat) in m.seats.iter().enumerate() {
+                            @if n > 0 { ", " }
+                            @if seat.rank == 1 { strong { (seat.name) } } @else { (seat.name) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

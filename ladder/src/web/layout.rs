@@ -40,6 +40,7 @@ pub fn page(title: &str, viewer: &Viewer, content: Markup) -> Markup {
                     nav.account {
                         @if let Some(session) = &viewer.session {
                             @if session.account.role == Role::Owner { a href="/submit" { "Submit" } }
+                            a href="/challenges" { "Challenges" }
                             span.who { "Signed in as " strong { (session.account.name) }
                                 @if session.account.role == Role::Admin { " (admin)" } }
                             form.sign-out method="post" action="/signout" {

@@ -10,7 +10,7 @@
 //! - [`bot_page`]: a bot, `/bots/{bot}` (its rating drawn by [`rating_chart`]);
 //! - [`version_page`]: a version, following its build, check and first matches;
 //!   [`submit_page`]: submitting from the browser;
-//! - [`queue_page`]: the queue and the workers;
+//! - [`queue_page`]: the queue and the workers; [`challenges_page`]: an owner's challenges;
 //! - [`match_page`]: a match, `/matches/{id}`, as the viewer may see it, and its replay;
 //! - [`sign_in`]: signing in with a token (a session cookie) and out; [`viewer`]: who is
 //!   looking at a page; [`sign_in_limit`]: failed sign-ins limited per address.
@@ -18,6 +18,7 @@
 mod assets;
 mod board;
 mod bot_page;
+mod challenges_page;
 mod layout;
 mod match_page;
 mod queue_page;
@@ -70,6 +71,11 @@ pub fn router(ladder: Ladder) -> Router {
         )
         .route("/matches/{id}", get(match_page::page))
         .route("/queue", get(queue_page::page))
+        .route(
+            "/challenges",
+            get(challenges_page::page).post(challenges_page::challenge),
+        )
+        .route("/challenges/live", get(challenges_page::live))
         .route("/queue/live", get(queue_page::live))
         .route("/replays/{id}", get(match_page::replay))
         .route("/replays/viewer.js", get(match_page::viewer_code))

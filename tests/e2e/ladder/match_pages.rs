@@ -329,6 +329,27 @@ fn a_match_shows_each_viewer_its_own_view_and_nothing_of_the_others() {
             assert!(said.contains("not one of your pages"), "{said}");
             assert!(block_on(admin.version("alice-three", 1)).is_err());
             assert_eq!(browser.errors(), Vec::<String>::new());
+
+            // She challenges Bob's bot and watches the matches come, without a reload; they
+            // are hers to list, not Bob's.
+            browser.click_and_load("nav.account a[href='/challenges']");
+            browser.type_into("#bot", "alice-py");
+            browser.type_into("#opponents", "bob-py, rand-a");
+            browser.eval("document.getElementById('matches').value = '3'");
+            browser.click_and_load("form.submit button");
+            assert_eq!(browser.eval("location.pathname"), json!("/challenges"));
+            browser.eval("window.stayed = true");
+            browser.wait_until(
+                "window.stayed === true && \
+                 document.querySelectorAll('#challenges ul.latest li').length >= 3",
+            );
+            assert!(browser.text("#challenges").contains("bob-py.v1"));
+            if i == 0 {
+                browser.keep_screenshot("ladder-challenges.png");
+            }
+            let bobs = block_on(server.client(Some(&bob)).challenges()).unwrap();
+            assert!(bobs.played.is_empty() && bobs.pending == 0, "{bobs:?}");
+            assert_eq!(browser.errors(), Vec::<String>::new());
             for request in browser.requests() {
                 assert!(
                     request.starts_with(&server.url) || request.starts_with("data:"),
