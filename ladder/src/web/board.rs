@@ -82,7 +82,7 @@ const LATEST: i64 = 10;
 fn latest_list(latest: &[MatchView]) -> Markup {
     html! {
         h2 { "Latest matches" }
-        (super::bot_page::recent_of(latest))
+        (super::bot_page::match_list(latest, None))
     }
 }
 

@@ -38,7 +38,7 @@ pub async fn page(State(web): State<Web>, viewer: Viewer, Path(bot): Path<String
         h2 { "Faults by kind" }
         (faults(&view))
         h2 { "Recent matches" }
-        (recent(&view.bot, &view.recent))
+        (match_list(&view.recent, Some(&view.bot)))
     };
     layout::respond(layout::page(&format!("{bot} — ladder"), &viewer, content))
 }
@@ -153,8 +153,9 @@ fn faults(view: &BotView) -> Markup {
     }
 }
 
-/// `matches` of bot `bot`, each a link to its page, with the bot's place.
-pub(super) fn recent(bot: &str, matches: &[MatchView]) -> Markup {
+/// `matches`, each a link to its page: with bot `bot`'s place in it when a bot is named, else
+/// with its seats, the winner in bold.
+pub(super) fn match_list(matches: &[MatchView], bot: Option<&str>) -> Markup {
     html! {
         @if matches.is_empty() {
             p.empty { "No match yet." }
@@ -163,33 +164,20 @@ pub(super) fn recent(bot: &str, matches: &[MatchView]) -> Markup {
                 @for m in matches {
                     li {
                         a href={ "/matches/" (m.id) } { "Match " (m.id) }
-                        @if let Some(seat) = m.seats.iter().find(|s| bot_of_seat(&s.name) == Some(bot)) {
-                            " · " (seat.name) " ranked " (seat.rank) " of " (m.seats.len())
-                            @if seat.faults > 0 { " · " (seat.faults) " fault" @if seat.faults > 1 { "s" } }
+                        @match bot.and_then(|bot| m.seats.iter().find(|s| bot_of_seat(&s.name) == Some(bot))) {
+                            Some(seat) => {
+                                " · " (seat.name) " ranked " (seat.rank) " of " (m.seats.len())
+                                @if seat.faults > 0 { " · " (seat.faults) " fault" @if seat.faults > 1 { "s" } }
+                            },
+                            None => {
+                                " · "
+                                @for (n, seat) in m.seats.iter().enumerate() {
+                                    @if n > 0 { ", " }
+                                    @if seat.rank == 1 { strong { (seat.name) } } @else { (seat.name) }
+                                }
+                            },
                         }
                         @if !m.ranked { " · unranked" }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// `matches` (of any bots), each a link to its page, with its seats, the winner first.
-pub(super) fn recent_of(matches: &[MatchView]) -> Markup {
-    html! {
-        @if matches.is_empty() {
-            p.empty { "No match yet." }
-        } @else {
-            ul.latest {
-                @for m in matches {
-                    li {
-                        a href={ "/matches/" (m.id) } { "Match " (m.id) }
-                        " · "
-                        @for (n, seat) in m.seats.iter().enumerate() {
-                            @if n > 0 { ", " }
-                            @if seat.rank == 1 { strong { (seat.name) } } @else { (seat.name) }
-                        }
                     }
                 }
             }

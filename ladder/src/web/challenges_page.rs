@@ -4,7 +4,7 @@
 //! `GET /api/v1/challenges`.
 
 use super::Web;
-use super::bot_page::recent_of;
+use super::bot_page::match_list;
 use super::layout;
 use super::viewer::Viewer;
 use crate::service::{CHALLENGE_MATCHES, ChallengeRequest, ChallengesView};
@@ -73,7 +73,7 @@ fn list(mine: &ChallengesView) -> Markup {
     html! {
         h2 { "Yours" }
         p.counts { strong { (mine.pending) } " still to be played." }
-        (recent_of(&mine.played))
+        (match_list(&mine.played, None))
     }
 }
 

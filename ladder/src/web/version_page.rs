@@ -4,7 +4,7 @@
 //! `GET /api/v1/bots/{bot}/versions/{n}` and `…/matches`.
 
 use super::Web;
-use super::bot_page::{build_details, recent};
+use super::bot_page::{build_details, match_list};
 use super::layout;
 use super::viewer::Viewer;
 use crate::spec::seat_name;
@@ -49,7 +49,7 @@ async fn live(web: &Web, viewer: &Viewer, bot: &str, n: i64) -> Result<Markup, R
         (build_details(&status))
         @if status.state == "ready" {
             h2 { "Its matches" }
-            (recent(bot, &matches))
+            (match_list(&matches, Some(bot)))
         }
     })
 }
