@@ -76,8 +76,10 @@ fn a_bot_that_cannot_run_as_a_uid_of_its_own_is_the_platforms_failure() {
     }
     let dir = temp_dir("ladder-uids-path");
     // The worker's PATH: `python3` only in a directory no other user can pass through (as a
-    // pyenv shim under /root is), the sandbox's tools in an open one.
-    let (hidden, open) = (dir.join("hidden"), dir.join("open"));
+    // pyenv shim under /root is), the sandbox's tools in an open one, which bubblewrap shows
+    // (not under /tmp, which is the sandbox's own: the checkout may be there).
+    let tools = VarTmp::new("uids-path");
+    let (hidden, open) = (tools.0.join("hidden"), tools.0.join("open"));
     for d in [&hidden, &open] {
         std::fs::create_dir(d).unwrap();
     }
@@ -119,4 +121,23 @@ fn which(program: &str) -> std::path::PathBuf {
         .unwrap_or_else(|| panic!("{program} is on PATH"))
         .canonicalize()
         .unwrap()
+}
+
+/// A directory of this test's own under /var/tmp, removed when dropped.
+struct VarTmp(std::path::PathBuf);
+
+impl VarTmp {
+    fn new(name: &str) -> VarTmp {
+        let dir = Path::new("/var/tmp").join(format!("referee-e2e-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        chmod(&dir, 0o755);
+        VarTmp(dir)
+    }
+}
+
+impl Drop for VarTmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
