@@ -143,6 +143,8 @@ fn a_participants_markup_and_long_words_stay_text_on_every_page() {
     );
     assert_text_only(&mut browser, &server.url, "the match's page");
     browser.open_url(&format!("{}/replays/{id}", server.url));
+    // The player starts once the page's log is decoded, after the load.
+    browser.wait_until("document.querySelector('#seats tr') !== null");
     browser.press("End");
     assert!(browser.text("#seats").contains(HOSTILE));
     assert_text_only(&mut browser, &server.url, "the replay");

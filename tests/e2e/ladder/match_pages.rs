@@ -275,6 +275,8 @@ fn a_match_shows_each_viewer_its_own_view_and_nothing_of_the_others() {
             browser.keep_screenshot("ladder-bot.png");
             // The replay on its own, stepped with the keyboard.
             browser.open_url(&format!("{}/replays/{id}", server.url));
+            // The player starts once the page's log is decoded, after the load.
+            browser.wait_until("document.querySelector('#seats tr') !== null");
             let step = |b: &mut Browser| b.eval("location.hash");
             let before = step(&mut browser);
             browser.press("ArrowRight");
