@@ -45,6 +45,8 @@ pub struct Account {
     pub role: Role,
     /// Whether the admin disabled it.
     pub disabled: bool,
+    /// Its class group, if the admin gave one (the board filters by it).
+    pub group: Option<String>,
 }
 
 pub(super) fn account(row: &AnyRow) -> Result<Account, StoreError> {
@@ -55,6 +57,7 @@ pub(super) fn account(row: &AnyRow) -> Result<Account, StoreError> {
         role: Role::parse(&role)
             .ok_or_else(|| StoreError::Corrupt(format!("the role {role:?}")))?,
         disabled: row.try_get::<i64, _>("disabled")? != 0,
+        group: row.try_get("grp")?,
     })
 }
 
@@ -72,7 +75,7 @@ impl Store {
     ) -> Result<Account, StoreError> {
         let row = sqlx::query(
             "INSERT INTO accounts (name, role, token_hash, created_ms) VALUES ($1, $2, $3, $4) \
-             RETURNING id, name, role, disabled",
+             RETURNING id, name, role, disabled, grp",
         )
         .bind(name)
         .bind(role.as_str())
@@ -90,7 +93,7 @@ impl Store {
     /// [`StoreError::Database`].
     pub async fn account_by_token(&self, token_hash: &str) -> Result<Option<Account>, StoreError> {
         let row =
-            sqlx::query("SELECT id, name, role, disabled FROM accounts WHERE token_hash = $1")
+            sqlx::query("SELECT id, name, role, disabled, grp FROM accounts WHERE token_hash = $1")
                 .bind(token_hash)
                 .fetch_optional(&self.pool)
                 .await?;
@@ -102,7 +105,7 @@ impl Store {
     /// # Errors
     /// [`StoreError::Database`].
     pub async fn account_by_name(&self, name: &str) -> Result<Option<Account>, StoreError> {
-        let row = sqlx::query("SELECT id, name, role, disabled FROM accounts WHERE name = $1")
+        let row = sqlx::query("SELECT id, name, role, disabled, grp FROM accounts WHERE name = $1")
             .bind(name)
             .fetch_optional(&self.pool)
             .await?;
@@ -114,7 +117,7 @@ impl Store {
     /// # Errors
     /// [`StoreError::Database`].
     pub async fn accounts(&self) -> Result<Vec<Account>, StoreError> {
-        let rows = sqlx::query("SELECT id, name, role, disabled FROM accounts ORDER BY id")
+        let rows = sqlx::query("SELECT id, name, role, disabled, grp FROM accounts ORDER BY id")
             .fetch_all(&self.pool)
             .await?;
         rows.iter().map(account).collect()

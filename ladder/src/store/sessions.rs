@@ -64,7 +64,7 @@ impl Store {
     /// [`StoreError::Database`].
     pub async fn session(&self, id_hash: &str, now: i64) -> Result<Option<SessionRow>, StoreError> {
         let row = sqlx::query(
-            "SELECT a.id, a.name, a.role, a.disabled, s.csrf FROM sessions s \
+            "SELECT a.id, a.name, a.role, a.disabled, a.grp, s.csrf FROM sessions s \
              JOIN accounts a ON a.id = s.account_id \
              WHERE s.id_hash = $1 AND s.expires_ms > $2 AND a.disabled = 0",
         )

@@ -21,6 +21,8 @@ pub struct Bot {
     pub lang: String,
     /// Whether the admin removed it (its versions no longer play).
     pub removed: bool,
+    /// Its owner's class group, if the admin gave one.
+    pub group: Option<String>,
 }
 
 /// Where a version is in its life.
@@ -96,6 +98,11 @@ pub struct Version {
     pub last_seated: Option<i64>,
     /// When it was submitted.
     pub created_ms: i64,
+    /// Whether the admin removed this version (it plays no more; its bot plays its previous
+    /// ready version).
+    pub removed: bool,
+    /// Its decision times over its matches (empty before its first).
+    pub times: referee::runner::TimeHistogram,
 }
 
 impl Version {
@@ -128,6 +135,7 @@ pub(super) fn bot(row: &AnyRow) -> Result<Bot, StoreError> {
         owner: row.try_get("owner_name")?,
         lang: row.try_get("lang")?,
         removed: row.try_get::<i64, _>("removed")? != 0,
+        group: row.try_get("owner_group")?,
     })
 }
 
@@ -152,6 +160,12 @@ pub(super) fn version(row: &AnyRow) -> Result<Version, StoreError> {
         last_played: row.try_get("last_played")?,
         last_seated: row.try_get("last_seated")?,
         created_ms: row.try_get("created_ms")?,
+        removed: row.try_get::<i64, _>("version_removed")? != 0,
+        times: match row.try_get::<Option<String>, _>("times")? {
+            Some(json) => serde_json::from_str(&json)
+                .map_err(|e| StoreError::Corrupt(format!("a version's times: {e}")))?,
+            None => referee::runner::TimeHistogram::default(),
+        },
     })
 }
 
@@ -161,9 +175,10 @@ macro_rules! version_select {
         concat!(
             "SELECT v.id, v.number, v.source_hash, v.state, v.artifact_hash, v.run_command, \
              v.build_log_hash, v.check_report, v.mu, v.sigma, v.ranked_matches, v.ranked_wins, \
-             v.ranked_faults, v.last_played, v.last_seated, v.created_ms, b.id AS bot_id, \
+             v.ranked_faults, v.last_played, v.last_seated, v.created_ms, \
+             v.removed AS version_removed, v.times, b.id AS bot_id, \
              b.name AS bot_name, b.lang, b.removed, \
-             a.id AS owner_id, a.name AS owner_name \
+             a.id AS owner_id, a.name AS owner_name, a.grp AS owner_group \
              FROM versions v JOIN bots b ON b.id = v.bot_id JOIN accounts a ON a.id = b.owner_id ",
             $($rest),*
         )
@@ -178,7 +193,7 @@ impl Store {
     pub async fn bot(&self, name: &str) -> Result<Option<Bot>, StoreError> {
         let row = sqlx::query(
             "SELECT b.id AS bot_id, b.name AS bot_name, b.lang, b.removed, \
-             a.id AS owner_id, a.name AS owner_name \
+             a.id AS owner_id, a.name AS owner_name, a.grp AS owner_group \
              FROM bots b JOIN accounts a ON a.id = b.owner_id WHERE b.name = $1",
         )
         .bind(name)
@@ -318,14 +333,16 @@ impl Store {
         rows.iter().map(version).collect()
     }
 
-    /// The versions that play: the newest ready version of each bot not removed, by id.
+    /// The versions that play: the newest ready version not removed of each bot not removed,
+    /// by id.
     ///
     /// # Errors
     /// [`StoreError::Database`].
     pub async fn playable(&self) -> Result<Vec<Version>, StoreError> {
         let rows = sqlx::query(version_select!(
-            "WHERE v.state = 'ready' AND b.removed = 0 AND a.disabled = 0 AND v.number = \
-             (SELECT MAX(w.number) FROM versions w WHERE w.bot_id = v.bot_id AND w.state = 'ready') \
+            "WHERE v.state = 'ready' AND v.removed = 0 AND b.removed = 0 AND a.disabled = 0 \
+             AND v.number = (SELECT MAX(w.number) FROM versions w \
+             WHERE w.bot_id = v.bot_id AND w.state = 'ready' AND w.removed = 0) \
              ORDER BY v.id"
         ))
         .fetch_all(&self.pool)
