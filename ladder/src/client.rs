@@ -74,7 +74,7 @@ impl Client {
         }
     }
 
-    fn request(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
+    pub(crate) fn request(&self, method: reqwest::Method, path: &str) -> reqwest::RequestBuilder {
         let request = self.http.request(method, format!("{}{path}", self.base));
         match &self.token {
             Some(token) => request.bearer_auth(token),
@@ -82,7 +82,7 @@ impl Client {
         }
     }
 
-    async fn send(
+    pub(crate) async fn send(
         &self,
         request: reqwest::RequestBuilder,
     ) -> Result<reqwest::Response, ClientError> {
@@ -105,7 +105,10 @@ impl Client {
         })
     }
 
-    async fn bytes(&self, request: reqwest::RequestBuilder) -> Result<Vec<u8>, ClientError> {
+    pub(crate) async fn bytes(
+        &self,
+        request: reqwest::RequestBuilder,
+    ) -> Result<Vec<u8>, ClientError> {
         let response = self.send(request).await?;
         let bytes = response
             .bytes()
@@ -114,7 +117,7 @@ impl Client {
         Ok(bytes.to_vec())
     }
 
-    async fn json<T: DeserializeOwned>(
+    pub(crate) async fn json<T: DeserializeOwned>(
         &self,
         request: reqwest::RequestBuilder,
     ) -> Result<T, ClientError> {

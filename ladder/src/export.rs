@@ -149,19 +149,39 @@ pub fn export(
     ladder: &Ladder,
     out: &Path,
 ) -> Result<Exported, ExportError> {
+    let ordered = in_order(matches);
+    let meta = meta(&ordered, ladder)?;
+    write_results(&meta, &ordered, out)
+}
+
+/// `matches` in id order.
+pub(crate) fn in_order(matches: &[ExportedMatch]) -> Vec<&ExportedMatch> {
     let mut ordered: Vec<&ExportedMatch> = matches.iter().collect();
     ordered.sort_by_key(|m| m.id);
-    let meta = meta(&ordered, ladder)?;
-    let check = ResultCheck::new(&meta);
-    let results: Vec<MatchResult> = ordered
-        .iter()
-        .map(|m| result(m, &check))
-        .collect::<Result<_, _>>()?;
+    ordered
+}
+
+/// The results of `ordered` as `meta`'s tournament reads them back, each checked.
+pub(crate) fn results_of(
+    meta: &TournamentMeta,
+    ordered: &[&ExportedMatch],
+) -> Result<Vec<MatchResult>, ExportError> {
+    let check = ResultCheck::new(meta);
+    ordered.iter().map(|m| result(m, &check)).collect()
+}
+
+/// Writes `ordered` (in id order) as the results directory of `meta` at `out`.
+pub(crate) fn write_results(
+    meta: &TournamentMeta,
+    ordered: &[&ExportedMatch],
+    out: &Path,
+) -> Result<Exported, ExportError> {
+    let results = results_of(meta, ordered)?;
     let dir = SafeDir::create(out, Privacy::Private)?;
     if dir.holds(META_FILE)? {
         return Err(ExportError::Exists(out.to_path_buf()));
     }
-    let (mut file, _) = ResultsFile::open(&dir, &meta, false)?;
+    let (mut file, _) = ResultsFile::open(&dir, meta, false)?;
     let stderr_dir = dir.make_subdir(STDERR_DIR)?;
     let mut written = Exported {
         matches: 0,
@@ -185,6 +205,32 @@ pub fn export(
     Ok(written)
 }
 
+/// Refuses match `m` if it was played under other settings than `first`, or if its record's
+/// players are not its seats' names.
+pub(crate) fn same_settings(first: &ExportedMatch, m: &ExportedMatch) -> Result<(), ExportError> {
+    let (a, b) = (&first.spec, &m.spec);
+    let mixed = [
+        ("game", a.game == b.game),
+        ("options", a.options == b.options),
+        ("max_faults", a.max_faults == b.max_faults),
+        ("policy", a.policy == b.policy),
+    ]
+    .into_iter()
+    .find(|(_, same)| !same);
+    if let Some((what, _)) = mixed {
+        return Err(ExportError::Mixed {
+            id: m.id,
+            first: first.id,
+            what,
+        });
+    }
+    let names: Vec<&str> = m.spec.seats.iter().map(|s| s.bot.name.as_str()).collect();
+    if names != m.record.players {
+        return Err(ExportError::Seats(m.id));
+    }
+    Ok(())
+}
+
 /// The identity of the window: the first match's settings, which every other must share.
 fn meta(ordered: &[&ExportedMatch], ladder: &Ladder) -> Result<TournamentMeta, ExportError> {
     let first = ordered.first().ok_or(ExportError::Empty)?;
@@ -198,26 +244,7 @@ fn meta(ordered: &[&ExportedMatch], ladder: &Ladder) -> Result<TournamentMeta, E
         if m.id >= ladder.matches || m.spec.seats.len() > ladder.players {
             return Err(ExportError::Beyond(m.id));
         }
-        let (a, b) = (&first.spec, &m.spec);
-        let mixed = [
-            ("game", a.game == b.game),
-            ("options", a.options == b.options),
-            ("max_faults", a.max_faults == b.max_faults),
-            ("policy", a.policy == b.policy),
-        ]
-        .into_iter()
-        .find(|(_, same)| !same);
-        if let Some((what, _)) = mixed {
-            return Err(ExportError::Mixed {
-                id: m.id,
-                first: first.id,
-                what,
-            });
-        }
-        let names: Vec<&str> = m.spec.seats.iter().map(|s| s.bot.name.as_str()).collect();
-        if names != m.record.players {
-            return Err(ExportError::Seats(m.id));
-        }
+        same_settings(first, m)?;
         for seat in &m.spec.seats {
             let known = bots
                 .entry((seat.version, seat.bot.name.clone()))

@@ -66,6 +66,15 @@ pub const ENDPOINTS: &[Endpoint] = &[
     e("POST", "/api/v1/admin/freeze", "admin", "–", "204", "the end of an event: no submission is taken and no ranked match queued, so the standings stay"),
     e("POST", "/api/v1/admin/thaw", "admin", "–", "204", "the ladder takes submissions and plays ranked matches again"),
     e("POST", "/api/v1/admin/bots/{bot}/remove", "admin", "–", "204", "the bot stops playing; its history stays"),
+    e("POST", "/api/v1/admin/bots/{bot}/versions/{n}/remove", "admin", "–", "204", "the version stops playing (its bot plays its previous ready version); its history stays"),
+    e("POST", "/api/v1/admin/class", "admin", "ClassImport", "Handed[]", "an owner account for each student of a class list, with its group, each handed a token or a one-time link"),
+    e("POST", "/api/v1/admin/accounts/{name}/token", "admin", "TokenReset", "Handed", "an owner's token given anew (its sessions end), or a one-time link to one"),
+    e("POST", "/api/v1/admin/deadline", "admin", "DeadlineBody", "204", "the time owners' submissions close (none lifts it)"),
+    e("POST", "/api/v1/admin/matches/{id}/again", "admin", "–", "JobQueued", "a void match (the platform spoiled it) queued again with the same spec"),
+    e("POST", "/api/v1/admin/final", "admin", "FinalRequest", "FinalStarted", "a final tournament among the versions in play, queued for the workers"),
+    e("GET", "/api/v1/final", "anyone", "–", "FinalView", "the last final tournament: its progress, and its standings once played"),
+    e("GET", "/api/v1/admin/final/export", "admin", "–", "a .tar.gz", "the final as a tournament results directory, with each version's check (`referee ladder final export --server`)"),
+    e("GET", "/api/v1/admin/final/grades.csv", "admin", "–", "CSV", "the final's grade sheet, as `referee leaderboard DIR --format csv --grades` prints it"),
 ];
 
 /// The endpoints as the Markdown table of `docs/ladder-api.md`.

@@ -3,6 +3,7 @@
 //! (a status and `{"error": "…"}`). No SQL and no rule lives here. The endpoints are listed in
 //! `docs/ladder-api.md`, their bodies' schemas generated from [`wire`].
 
+mod admin_routes;
 mod caller;
 pub mod endpoints;
 mod refusal;

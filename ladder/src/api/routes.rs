@@ -63,6 +63,7 @@ pub fn router(ladder: Ladder) -> Router {
         .route("/api/v1/admin/freeze", post(freeze))
         .route("/api/v1/admin/thaw", post(thaw))
         .route("/api/v1/admin/bots/{bot}/remove", post(remove))
+        .merge(super::admin_routes::routes())
         .layer(DefaultBodyLimit::max(64 << 10))
         .with_state(ladder)
 }
@@ -78,6 +79,7 @@ async fn info(State(ladder): State<Ladder>) -> Answer<LadderInfo> {
         upload_bytes: config.build.upload_bytes,
         matches: ladder.store().match_count().await?,
         referee: crate::spec::REFEREE_VERSION.to_owned(),
+        deadline_ms: ladder.deadline().await?,
     }))
 }
 

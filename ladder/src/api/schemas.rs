@@ -3,8 +3,9 @@
 
 use super::wire::*;
 use crate::service::{
-    BotView, ChallengeQueued, ChallengeRequest, ChallengesView, ClaimedJob, MatchView, QueueView,
-    StandingRow, Submitted, VersionStatus,
+    BotView, ChallengeQueued, ChallengeRequest, ChallengesView, ClaimedJob, ClassImport,
+    FinalRequest, FinalStarted, FinalView, Handed, MatchView, QueueView, StandingRow, Submitted,
+    TokenReset, VersionStatus,
 };
 use protocol::schema::SchemaFile;
 use schemars::JsonSchema;
@@ -43,5 +44,13 @@ pub fn schemas() -> Vec<SchemaFile> {
         file::<Submitted>("Submitted"),
         file::<TokenBody>("TokenBody"),
         file::<VersionStatus>("VersionStatus"),
+        file::<ClassImport>("ClassImport"),
+        file::<Handed>("Handed"),
+        file::<TokenReset>("TokenReset"),
+        file::<DeadlineBody>("DeadlineBody"),
+        file::<JobQueued>("JobQueued"),
+        file::<FinalRequest>("FinalRequest"),
+        file::<FinalStarted>("FinalStarted"),
+        file::<FinalView>("FinalView"),
     ]
 }

@@ -118,6 +118,22 @@ pub struct LadderInfo {
     pub matches: i64,
     /// The referee's version.
     pub referee: String,
+    /// When submissions close (ms since the epoch), if the admin set a time.
+    pub deadline_ms: Option<i64>,
+}
+
+/// When submissions close (the admin).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct DeadlineBody {
+    /// The time (ms since the epoch); none lifts the deadline.
+    pub at_ms: Option<i64>,
+}
+
+/// A job queued.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+pub struct JobQueued {
+    /// Its id.
+    pub job: i64,
 }
 
 /// A list's length.

@@ -48,7 +48,7 @@ impl Ladder {
                 .rfind(|v| v.state == VersionState::Ready),
         };
         version
-            .filter(|v| v.state == VersionState::Ready && !v.bot.removed)
+            .filter(|v| v.state == VersionState::Ready && !v.removed && !v.bot.removed)
             .ok_or_else(missing)
     }
 

@@ -21,25 +21,7 @@ impl Ladder {
         let rows = self.store.matches_between(from, to).await?;
         let mut matches = Vec::with_capacity(rows.len());
         for row in &rows {
-            let (spec, record) = super::matches_view::parsed(row)?;
-            let hashes: Vec<Option<String>> =
-                serde_json::from_str(&row.stderr_hashes).map_err(|e| {
-                    crate::store::StoreError::Corrupt(format!("match {}'s stderr ({e})", row.id))
-                })?;
-            let mut stderr = Vec::new();
-            for (seat, hash) in spec.seats.iter().zip(&hashes) {
-                if let Some(hash) = hash {
-                    stderr.push((seat.bot.name.clone(), self.artifacts.read(hash)?));
-                }
-            }
-            matches.push(ExportedMatch {
-                id: row.id as u64,
-                group: spec.group,
-                log: Some(self.artifacts.read(&row.log_hash)?),
-                spec,
-                record,
-                stderr,
-            });
+            matches.push(self.exported(row, row.id as u64, true).await?);
         }
         let ladder = crate::export::Ladder {
             players: self.config.max_players,
@@ -52,6 +34,48 @@ impl Ladder {
 }
 
 impl Ladder {
+    /// Match `row` as an export holds it, under id `id`: its spec, record and, with `files`,
+    /// its log and stderr.
+    ///
+    /// # Errors
+    /// [`ServiceError::Store`] for a row that does not read, [`ServiceError::Artifact`].
+    pub(super) async fn exported(
+        &self,
+        row: &crate::store::MatchRow,
+        id: u64,
+        files: bool,
+    ) -> Result<ExportedMatch, ServiceError> {
+        let (spec, record) = super::matches_view::parsed(row)?;
+        if !files {
+            return Ok(ExportedMatch {
+                id,
+                group: spec.group,
+                log: None,
+                spec,
+                record,
+                stderr: Vec::new(),
+            });
+        }
+        let hashes: Vec<Option<String>> =
+            serde_json::from_str(&row.stderr_hashes).map_err(|e| {
+                crate::store::StoreError::Corrupt(format!("match {}'s stderr ({e})", row.id))
+            })?;
+        let mut stderr = Vec::new();
+        for (seat, hash) in spec.seats.iter().zip(&hashes) {
+            if let Some(hash) = hash {
+                stderr.push((seat.bot.name.clone(), self.artifacts.read(hash)?));
+            }
+        }
+        Ok(ExportedMatch {
+            id,
+            group: spec.group,
+            log: Some(self.artifacts.read(&row.log_hash)?),
+            spec,
+            record,
+            stderr,
+        })
+    }
+
     /// The matches recorded from `from` to `to` as a results directory packed in a
     /// `.tar.gz` (the admin only): `referee ladder export --server` unpacks it.
     ///

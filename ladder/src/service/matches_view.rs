@@ -33,6 +33,9 @@ pub struct MatchView {
     pub ranked: bool,
     /// A challenge's: the owner who asked for it.
     pub challenge: bool,
+    /// The final tournament it is a match of, if any (unranked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_id: Option<i64>,
     /// The game.
     pub game: String,
     /// The referee version that played it.
@@ -161,6 +164,7 @@ pub(super) fn view_of(row: &MatchRow) -> Result<MatchView, ServiceError> {
         id: row.id,
         ranked: row.ranked,
         challenge: row.requested_by.is_some(),
+        final_id: row.final_id,
         game: spec.game.clone(),
         referee: spec.referee.clone(),
         seats: spec

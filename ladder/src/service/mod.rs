@@ -4,12 +4,15 @@
 
 mod bot_view;
 mod challenge;
+mod class;
 mod error;
 mod export_window;
+mod final_tournament;
 mod home;
 mod jobs;
 mod matches_view;
 mod queue_view;
+mod replay_spoiled;
 mod report;
 mod schedule;
 mod sessions;
@@ -18,7 +21,11 @@ mod views;
 
 pub use bot_view::{BotView, FaultKindView, MeetingsView, RatingPointView};
 pub use challenge::{CHALLENGE_MATCHES, ChallengeQueued, ChallengeRequest, ChallengesView};
+pub use class::{
+    CLASS_ROWS, ClassImport, ClassMember, Handed, Handout, LINK_MS, TokenReset, read_class_csv,
+};
 pub use error::ServiceError;
+pub use final_tournament::{FINAL_MATCHES, FinalRequest, FinalStanding, FinalStarted, FinalView};
 pub use home::{HOME_FILE, Home, Initialized};
 pub use jobs::ClaimedJob;
 pub use matches_view::{MatchView, SeatView, SeenMatch};
@@ -155,6 +162,55 @@ impl Ladder {
     /// [`ServiceError::Store`].
     pub async fn paused(&self) -> Result<bool, ServiceError> {
         Ok(self.store.setting("paused").await?.as_deref() == Some("1"))
+    }
+
+    /// Sets the time submissions close (ms since the epoch; the admin only), or lifts it.
+    /// After it, owners' submissions are refused; the admin's are still taken.
+    ///
+    /// # Errors
+    /// [`ServiceError::Forbidden`] for anyone but the admin.
+    pub async fn set_deadline(
+        &self,
+        caller: &Account,
+        deadline: Option<i64>,
+    ) -> Result<(), ServiceError> {
+        require(caller, Role::Admin)?;
+        let value = deadline.map_or_else(String::new, |ms| ms.to_string());
+        self.store.set_setting("deadline_ms", &value).await?;
+        Ok(())
+    }
+
+    /// When submissions close, if the admin set a time.
+    ///
+    /// # Errors
+    /// [`ServiceError::Store`].
+    pub async fn deadline(&self) -> Result<Option<i64>, ServiceError> {
+        Ok(self
+            .store
+            .setting("deadline_ms")
+            .await?
+            .and_then(|v| v.parse().ok()))
+    }
+
+    /// Removes version `number` of bot `bot` from play (the admin only): its bot plays its
+    /// previous ready version; its history stays.
+    ///
+    /// # Errors
+    /// [`ServiceError::Forbidden`] for anyone but the admin, [`ServiceError::NotFound`].
+    pub async fn remove_version(
+        &self,
+        caller: &Account,
+        bot: &str,
+        number: i64,
+    ) -> Result<(), ServiceError> {
+        require(caller, Role::Admin)?;
+        if self.store.set_version_removed(bot, number, true).await? {
+            Ok(())
+        } else {
+            Err(ServiceError::NotFound(format!(
+                "no version {bot}.v{number}"
+            )))
+        }
     }
 
     /// Removes bot `name` from play (the admin only); its history stays.

@@ -58,6 +58,15 @@ impl Ladder {
                 "the ladder is frozen: it takes no new version".into(),
             ));
         }
+        if let Some(deadline) = self.deadline().await?
+            && now_ms() >= deadline
+            && caller.role != Role::Admin
+        {
+            return Err(ServiceError::Conflict(format!(
+                "submissions closed at {}",
+                crate::utc::show(deadline)
+            )));
+        }
         if !valid_name(bot) {
             return Err(ServiceError::BadRequest(format!(
                 "a bot's name is 1 to 48 letters, digits, '-' or '_'; not {:?}",

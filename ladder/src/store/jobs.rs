@@ -91,6 +91,19 @@ pub struct JobRow {
     pub created_ms: i64,
     /// When it ended.
     pub finished_ms: Option<i64>,
+    /// Its duplicate group (a match's deal), if any.
+    pub deal: Option<i64>,
+    /// The final tournament it is a match of, and the match's id in its schedule.
+    pub final_match: Option<FinalMatch>,
+}
+
+/// A match of a final tournament: which final, and the match's id in its schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FinalMatch {
+    /// The final's id.
+    pub final_id: i64,
+    /// The match's id in the final's schedule.
+    pub index: i64,
 }
 
 /// A job a worker claimed.
@@ -134,6 +147,8 @@ pub struct NewJob<'a> {
     pub seated: &'a [i64],
     /// Its duplicate group (a match's deal), if any.
     pub deal: Option<i64>,
+    /// The final tournament it is a match of, if any.
+    pub final_match: Option<FinalMatch>,
 }
 
 impl<'a> NewJob<'a> {
@@ -146,6 +161,7 @@ impl<'a> NewJob<'a> {
             requested_by: None,
             seated: &[],
             deal: None,
+            final_match: None,
         }
     }
 }
@@ -179,6 +195,11 @@ fn job(row: &AnyRow) -> Result<JobRow, StoreError> {
         error: row.try_get("error")?,
         created_ms: row.try_get("created_ms")?,
         finished_ms: row.try_get("finished_ms")?,
+        deal: row.try_get("deal")?,
+        final_match: match (row.try_get("final_id")?, row.try_get("final_index")?) {
+            (Some(final_id), Some(index)) => Some(FinalMatch { final_id, index }),
+            _ => None,
+        },
     })
 }
 
@@ -197,11 +218,13 @@ impl Store {
             requested_by,
             seated,
             deal,
+            final_match,
         } = *job;
         let mut tx = self.write().await?;
         let (id,): (i64,) = sqlx::query_as(
-            "INSERT INTO jobs (kind, spec, priority, state, requested_by, deal, created_ms) \
-             VALUES ($1, $2, $3, 'queued', $4, $5, $6) RETURNING id",
+            "INSERT INTO jobs (kind, spec, priority, state, requested_by, deal, created_ms, \
+             final_id, final_index) \
+             VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $8) RETURNING id",
         )
         .bind(kind.as_str())
         .bind(spec)
@@ -209,6 +232,8 @@ impl Store {
         .bind(requested_by)
         .bind(deal)
         .bind(now)
+        .bind(final_match.map(|f| f.final_id))
+        .bind(final_match.map(|f| f.index))
         .fetch_one(&mut *tx)
         .await?;
         // In id order, as a report takes them (`in_id_order`).
@@ -408,7 +433,7 @@ impl Store {
     /// [`StoreError::Database`].
     pub async fn job(&self, id: i64) -> Result<Option<JobRow>, StoreError> {
         let row = sqlx::query(
-            "SELECT id, kind, spec, state, attempts, worker_id, requested_by, error, created_ms, \
+            "SELECT id, kind, spec, state, attempts, worker_id, requested_by, error, created_ms, deal, final_id, final_index, \
              finished_ms FROM jobs WHERE id = $1",
         )
         .bind(id)
@@ -438,7 +463,7 @@ impl Store {
     /// [`StoreError::Database`].
     pub async fn jobs_in(&self, state: JobState) -> Result<Vec<JobRow>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, kind, spec, state, attempts, worker_id, requested_by, error, created_ms, \
+            "SELECT id, kind, spec, state, attempts, worker_id, requested_by, error, created_ms, deal, final_id, final_index, \
              finished_ms FROM jobs WHERE state = $1 ORDER BY id LIMIT 1000",
         )
         .bind(state.as_str())

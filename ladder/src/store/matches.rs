@@ -57,9 +57,11 @@ pub struct MatchRow {
     pub requested_by: Option<i64>,
     /// When it was recorded.
     pub finished_ms: i64,
+    /// The final tournament it is a match of, if any.
+    pub final_id: Option<i64>,
 }
 
-fn match_row(row: &AnyRow) -> Result<MatchRow, StoreError> {
+pub(super) fn match_row(row: &AnyRow) -> Result<MatchRow, StoreError> {
     Ok(MatchRow {
         id: row.try_get("id")?,
         job_id: row.try_get("job_id")?,
@@ -70,6 +72,7 @@ fn match_row(row: &AnyRow) -> Result<MatchRow, StoreError> {
         stderr_hashes: row.try_get("stderr_hashes")?,
         requested_by: row.try_get("requested_by")?,
         finished_ms: row.try_get("finished_ms")?,
+        final_id: row.try_get("final_id")?,
     })
 }
 
@@ -77,7 +80,8 @@ macro_rules! match_select {
     ($rest:literal) => {
         concat!(
             "SELECT m.id, m.job_id, m.ranked, m.spec, m.record, m.log_hash, m.stderr_hashes, \
-             j.requested_by, m.finished_ms FROM matches m JOIN jobs j ON j.id = m.job_id ",
+             j.requested_by, m.finished_ms, j.final_id \
+             FROM matches m JOIN jobs j ON j.id = m.job_id ",
             $rest
         )
     };

@@ -12,8 +12,10 @@
 
 mod accounts;
 mod bot_history;
+mod class;
 mod counters;
 mod error;
+mod finals;
 mod jobs;
 mod matches;
 mod open;
@@ -27,7 +29,8 @@ mod versions;
 pub use accounts::{Account, Role};
 pub use bot_history::{Meetings, RatingPoint};
 pub use error::StoreError;
-pub use jobs::{Claimed, Finish, JobKind, JobRow, JobState, NewJob, Swept};
+pub use finals::FinalRow;
+pub use jobs::{Claimed, FinalMatch, Finish, JobKind, JobRow, JobState, NewJob, Swept};
 pub use matches::{MatchRow, NewMatch, Rate, SeatResult};
 pub use open::{Backend, redacted};
 pub use queue::{LeasedJob, TroubledJob, WorkerRow};

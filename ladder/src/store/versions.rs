@@ -202,6 +202,28 @@ impl Store {
         row.as_ref().map(bot).transpose()
     }
 
+    /// Removes version `number` of bot `bot` from play, or puts it back; whether it exists.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`].
+    pub async fn set_version_removed(
+        &self,
+        bot: &str,
+        number: i64,
+        removed: bool,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE versions SET removed = $1 WHERE number = $2 \
+             AND bot_id = (SELECT id FROM bots WHERE name = $3)",
+        )
+        .bind(i64::from(removed))
+        .bind(number)
+        .bind(bot)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Adds bot `name` of owner `owner_id` in language `lang`.
     ///
     /// # Errors
@@ -350,13 +372,14 @@ impl Store {
         rows.iter().map(version).collect()
     }
 
-    /// Every version that played a ranked match or is ready, by id (the board's rows).
+    /// Every version not removed that played a ranked match or is ready, by id (the board's
+    /// rows).
     ///
     /// # Errors
     /// [`StoreError::Database`].
     pub async fn rated(&self) -> Result<Vec<Version>, StoreError> {
         let rows = sqlx::query(version_select!(
-            "WHERE v.state = 'ready' OR v.ranked_matches > 0 ORDER BY v.id"
+            "WHERE v.removed = 0 AND (v.state = 'ready' OR v.ranked_matches > 0) ORDER BY v.id"
         ))
         .fetch_all(&self.pool)
         .await?;

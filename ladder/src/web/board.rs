@@ -51,10 +51,15 @@ pub async fn page(State(ladder): State<Ladder>, viewer: Viewer) -> Response {
         Ok(latest) => latest,
         Err(error) => return error.into_response(),
     };
+    let event = match super::event::notes(&ladder).await {
+        Ok(event) => event,
+        Err(error) => return error.into_response(),
+    };
     match ladder.standings().await {
         Ok(rows) => {
             let content = html! {
                 h1 { "Standings" }
+                div #event data-live="/board/event" data-every=(REFRESH_S) { (event) }
                 p.live { "Updated every " (REFRESH_S) " seconds, without a reload. "
                     span #updated {} }
                 section #board data-live="/board/rows" data-every=(REFRESH_S) data-updated="updated" { (table(&rows)) }

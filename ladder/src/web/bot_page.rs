@@ -177,7 +177,8 @@ pub(super) fn match_list(matches: &[MatchView], bot: Option<&str>) -> Markup {
                                 }
                             },
                         }
-                        @if !m.ranked { " · unranked" }
+                        @if m.final_id.is_some() { " · final" }
+                        @else if !m.ranked { " · unranked" }
                     }
                 }
             }

@@ -41,6 +41,7 @@ pub fn page(title: &str, viewer: &Viewer, content: Markup) -> Markup {
                         @if let Some(session) = &viewer.session {
                             @if session.account.role == Role::Owner { a href="/submit" { "Submit" } }
                             a href="/challenges" { "Challenges" }
+                            @if session.account.role == Role::Admin { a href="/admin" { "Admin" } }
                             span.who { "Signed in as " strong { (session.account.name) }
                                 @if session.account.role == Role::Admin { " (admin)" } }
                             form.sign-out method="post" action="/signout" {

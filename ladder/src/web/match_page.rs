@@ -10,9 +10,8 @@ use super::viewer::Viewer;
 use crate::match_seen::Audience;
 use crate::service::{SeenMatch, ServiceError};
 use axum::extract::{Path, State};
-use axum::http::HeaderMap;
 use axum::http::StatusCode;
-use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, HOST, HeaderValue};
+use axum::http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, HeaderValue};
 use axum::response::{Html, IntoResponse, Response};
 use maud::{Markup, html};
 use referee::html::replay_page::{linked_replay_page, viewer_script, viewer_style};
@@ -32,20 +31,8 @@ async fn seen(web: &Web, viewer: &Viewer, id: i64) -> Result<SeenMatch, Response
 }
 
 /// `GET /matches/{id}`.
-pub async fn page(
-    State(web): State<Web>,
-    viewer: Viewer,
-    Path(id): Path<i64>,
-    headers: HeaderMap,
-) -> Response {
-    let host = format!(
-        "{}://{}",
-        if viewer.tls { "https" } else { "http" },
-        headers
-            .get(HOST)
-            .and_then(|h| h.to_str().ok())
-            .unwrap_or("SERVER")
-    );
+pub async fn page(State(web): State<Web>, viewer: Viewer, Path(id): Path<i64>) -> Response {
+    let host = viewer.base_url();
     let seen = match seen(&web, &viewer, id).await {
         Ok(seen) => seen,
         Err(answer) => return answer,
@@ -56,6 +43,7 @@ pub async fn page(
         p.match-facts {
             (view.game) " · "
             @if view.challenge { "a challenge (unranked)" }
+            @else if let Some(id) = view.final_id { "a match of final tournament " (id) " (unranked)" }
             @else if view.ranked { "ranked" }
             @else { "unranked" }
             " · " (view.seats.len()) " seats"

@@ -13,12 +13,19 @@
 //! - [`queue_page`]: the queue and the workers; [`challenges_page`]: an owner's challenges;
 //! - [`match_page`]: a match, `/matches/{id}`, as the viewer may see it, and its replay;
 //! - [`sign_in`]: signing in with a token (a session cookie) and out; [`viewer`]: who is
-//!   looking at a page; [`sign_in_limit`]: failed sign-ins limited per address.
+//!   looking at a page; [`sign_in_limit`]: failed sign-ins limited per address;
+//!   [`welcome_page`]: a one-time link that hands a student its token;
+//! - [`admin_page`]: the teacher's page (accounts from a class list, the deadline, freezing,
+//!   the final tournament and its grade sheet).
 
+mod admin_page;
 mod assets;
 mod board;
 mod bot_page;
 mod challenges_page;
+#[cfg(test)]
+mod class_tests;
+mod event;
 mod layout;
 mod match_page;
 mod queue_page;
@@ -30,6 +37,7 @@ mod submit_page;
 mod tests;
 mod version_page;
 mod viewer;
+mod welcome_page;
 
 use crate::service::Ladder;
 use axum::Router;
@@ -60,6 +68,7 @@ pub fn router(ladder: Ladder) -> Router {
     Router::new()
         .route("/", get(board::page))
         .route("/board/rows", get(board::rows))
+        .route("/board/event", get(event::live))
         .route("/bots/{bot}", get(bot_page::page))
         .route("/bots/{bot}/versions/{n}", get(version_page::page))
         .route("/bots/{bot}/versions/{n}/live", get(version_page::part))
@@ -83,6 +92,13 @@ pub fn router(ladder: Ladder) -> Router {
         .route("/signin", get(sign_in::page).post(sign_in::sign_in))
         .route("/signout", post(sign_in::sign_out))
         .route("/assets/{file}", get(assets::file))
+        .route("/admin", get(admin_page::page).post(admin_page::act))
+        .route("/admin/final/grades.csv", get(admin_page::grades))
+        .route("/admin/final/results.tar.gz", get(admin_page::results))
+        .route(
+            "/welcome/{code}",
+            get(welcome_page::page).post(welcome_page::take),
+        )
         .with_state(Web {
             ladder,
             sign_ins: Arc::default(),

@@ -7,7 +7,7 @@ use reqwest::header::{COOKIE, LOCATION, SET_COOKIE};
 use reqwest::{Client, StatusCode};
 
 /// A ladder served on a free port: its URL, its admin's token, and the ladder.
-async fn served() -> (String, String, Ladder, tempfile::TempDir) {
+pub(super) async fn served() -> (String, String, Ladder, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let config = crate::config::tests::config();
     let made = Ladder::init(dir.path(), &config, None).await.unwrap();
@@ -22,7 +22,7 @@ async fn served() -> (String, String, Ladder, tempfile::TempDir) {
     (url, made.admin_token, ladder, dir)
 }
 
-fn http() -> Client {
+pub(super) fn http() -> Client {
     Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
@@ -30,7 +30,7 @@ fn http() -> Client {
 }
 
 /// The `Set-Cookie` headers of `answer`.
-fn set_cookies(answer: &reqwest::Response) -> Vec<String> {
+pub(super) fn set_cookies(answer: &reqwest::Response) -> Vec<String> {
     answer
         .headers()
         .get_all(SET_COOKIE)
@@ -40,7 +40,7 @@ fn set_cookies(answer: &reqwest::Response) -> Vec<String> {
 }
 
 /// The value of cookie `name` among `cookies`.
-fn value_of(cookies: &[String], name: &str) -> Option<String> {
+pub(super) fn value_of(cookies: &[String], name: &str) -> Option<String> {
     cookies.iter().find_map(|c| {
         let first = c.split(';').next()?;
         let (n, v) = first.split_once('=')?;
@@ -69,6 +69,33 @@ async fn sign_in_form(http: &Client, url: &str) -> (String, String) {
     );
     let cookie = format!("ladder_signin={csrf}");
     (csrf, cookie)
+}
+
+/// Signs in with `token`: the session's cookie header (`ladder_session=…`) and its CSRF token.
+pub(super) async fn signed_in(http: &Client, url: &str, token: &str) -> (String, String) {
+    let (csrf, cookie) = sign_in_form(http, url).await;
+    let answer = post_sign_in(http, url, &cookie, &csrf, token).await;
+    assert_eq!(answer.status(), StatusCode::SEE_OTHER);
+    let session = format!(
+        "ladder_session={}",
+        value_of(&set_cookies(&answer), "ladder_session").unwrap()
+    );
+    let page = http
+        .get(url)
+        .header(COOKIE, &session)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let csrf = page
+        .split("name=\"csrf\" value=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap()
+        .to_owned();
+    (session, csrf)
 }
 
 async fn post_sign_in(

@@ -24,6 +24,8 @@ pub struct Viewer {
     pub jar: CookieJar,
     /// Whether the request came over TLS (through a proxy that says so).
     pub tls: bool,
+    /// The `Host` the request named, if it named one that is text.
+    pub host: Option<String>,
 }
 
 impl FromRequestParts<Web> for Viewer {
@@ -36,11 +38,17 @@ impl FromRequestParts<Web> for Viewer {
             .get("x-forwarded-proto")
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.eq_ignore_ascii_case("https"));
+        let host = parts
+            .headers
+            .get(axum::http::header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .map(str::to_owned);
         let mut viewer = Viewer {
             session: None,
             cookie: None,
             jar,
             tls,
+            host,
         };
         if let Some(cookie) = viewer.jar.get(SESSION_COOKIE).map(|c| c.value().to_owned()) {
             let session = web
@@ -58,6 +66,16 @@ impl FromRequestParts<Web> for Viewer {
 }
 
 impl Viewer {
+    /// The server's address as this request reached it: `http(s)://HOST` (`SERVER` for a
+    /// request that named none), for the links and commands a page shows.
+    pub fn base_url(&self) -> String {
+        format!(
+            "{}://{}",
+            if self.tls { "https" } else { "http" },
+            self.host.as_deref().unwrap_or("SERVER")
+        )
+    }
+
     /// A cookie of this site named `name` holding `value` for `max_age_s` seconds (0: removed):
     /// out of scripts' reach, sent with same-site requests only, over TLS only where the page
     /// came over TLS.

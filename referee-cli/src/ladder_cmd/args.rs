@@ -251,6 +251,68 @@ pub enum AdminCommand {
         /// The bot.
         bot: String,
     },
+    /// Make an owner account for each row of a class list (CSV rows name,contact,group; a
+    /// first row name,… is a header) and print, as CSV, each one's token or one-time link
+    /// (shown once: keep the output private).
+    Class {
+        /// The class list.
+        file: PathBuf,
+        /// Hand out one-time links (SERVER/welcome/CODE, good for 14 days) instead of tokens.
+        #[arg(long)]
+        links: bool,
+    },
+    /// Give an owner a new token (its old one and its sessions end), or a one-time link to one.
+    Token {
+        /// The account.
+        name: String,
+        /// A one-time link instead of the token.
+        #[arg(long)]
+        link: bool,
+    },
+    /// Close owners' submissions at a time (UTC: 2026-12-18T18:00, or seconds since the
+    /// epoch); `none` lifts the deadline.
+    Deadline {
+        /// The time, or `none`.
+        time: String,
+    },
+    /// Remove a version (BOT.vN) from play: its bot plays its previous ready version.
+    RemoveVersion {
+        /// The version.
+        version: String,
+    },
+    /// Play a void match (one the platform spoiled) again, with the same seats and seed.
+    Again {
+        /// The match's id.
+        id: i64,
+    },
+    /// Start a final tournament among the versions in play, played by the ladder's workers.
+    FinalStart {
+        /// round-robin or sampled.
+        #[arg(long, default_value = "round-robin")]
+        schedule: String,
+        /// Players per match [default: the ladder's largest table].
+        #[arg(long, value_name = "N")]
+        players: Option<usize>,
+        /// Matches [default: one whole cycle of the schedule].
+        #[arg(long, value_name = "N")]
+        matches: Option<u64>,
+        /// Deal each match its own cards rather than sharing a group's deal [default: the
+        /// ladder's setting].
+        #[arg(long)]
+        no_duplicate: bool,
+    },
+    /// Print the last final tournament's progress, and its standings once played.
+    FinalStatus {
+        /// JSON instead of lines.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write the last final tournament as a results directory, with its report (OUT/report/)
+    /// and grade sheet (OUT/report/grades.csv).
+    FinalExport {
+        /// The results directory to write (new or empty).
+        out: PathBuf,
+    },
 }
 
 /// `referee ladder reproduce`.

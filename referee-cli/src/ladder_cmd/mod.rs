@@ -2,6 +2,7 @@
 //! renders. See docs/ladder.md.
 
 pub mod args;
+mod class;
 mod config;
 mod reproduce;
 mod time;
@@ -334,6 +335,11 @@ async fn admin(args: args::AdminArgs) -> anyhow::Result<ExitCode> {
         AdminCommand::Freeze => client.set_frozen(true).await.map_err(failed)?,
         AdminCommand::Thaw => client.set_frozen(false).await.map_err(failed)?,
         AdminCommand::Remove { bot } => client.remove(&bot).await.map_err(failed)?,
+        other => {
+            return class::run(&client, &args.server.server, other)
+                .await
+                .map(|done| done.unwrap_or(ExitCode::Success));
+        }
     }
     Ok(ExitCode::Success)
 }

@@ -4,6 +4,7 @@
 
 mod backends;
 mod cases;
+mod class_cases;
 mod contention;
 mod migrations;
 
