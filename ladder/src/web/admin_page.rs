@@ -42,12 +42,28 @@ pub struct AdminForm {
     handout: Option<String>,
     name: Option<String>,
     bot: Option<String>,
-    number: Option<i64>,
-    id: Option<i64>,
+    number: Option<String>,
+    id: Option<String>,
     schedule: Option<String>,
-    players: Option<usize>,
-    matches: Option<u64>,
+    players: Option<String>,
+    matches: Option<String>,
     duplicate: Option<String>,
+}
+
+/// A number field: none when left empty (a browser sends it as "").
+fn number<T: std::str::FromStr>(
+    field: Option<&String>,
+    what: &str,
+) -> Result<Option<T>, ServiceError> {
+    match field.map(|f| f.trim()).filter(|f| !f.is_empty()) {
+        None => Ok(None),
+        Some(text) => text.parse().map(Some).map_err(|_| {
+            ServiceError::BadRequest(format!(
+                "{what} is a whole number, not {:?}",
+                text.chars().take(20).collect::<String>()
+            ))
+        }),
+    }
 }
 
 /// The admin signed in on `viewer`, if it is the admin.
@@ -271,95 +287,107 @@ pub async fn act(State(web): State<Web>, viewer: Viewer, Form(form): Form<AdminF
     }
     let ladder = &web.ladder;
     let done = |line: &str| Ok(Outcome::Done(line.to_owned()));
-    let outcome: Result<Outcome, ServiceError> = match form.action.as_str() {
-        "pause" => ladder
-            .set_paused(caller, true)
-            .await
-            .and_then(|()| done("Ranked matches are paused.")),
-        "resume" => ladder
-            .set_paused(caller, false)
-            .await
-            .and_then(|()| done("Ranked matches are played again.")),
-        "freeze" => ladder
-            .set_frozen(caller, true)
-            .await
-            .and_then(|()| done("The ladder is frozen: no submission, no ranked match.")),
-        "thaw" => ladder
-            .set_frozen(caller, false)
-            .await
-            .and_then(|()| done("The ladder is thawed.")),
-        "deadline" => match crate::utc::parse(form.deadline.as_deref().unwrap_or_default()) {
-            Ok(at) => ladder
-                .set_deadline(caller, Some(at))
+    let outcome: Result<Outcome, ServiceError> =
+        match form.action.as_str() {
+            "pause" => ladder
+                .set_paused(caller, true)
                 .await
-                .map(|()| Outcome::Done(format!("Submissions close at {}.", crate::utc::show(at)))),
-            Err(e) => Err(ServiceError::BadRequest(e.to_string())),
-        },
-        "lift-deadline" => ladder
-            .set_deadline(caller, None)
-            .await
-            .and_then(|()| done("The deadline is lifted.")),
-        "class" => match read_class_csv(form.csv.as_deref().unwrap_or_default()) {
-            Ok(members) => ladder
-                .import_class(
+                .and_then(|()| done("Ranked matches are paused.")),
+            "resume" => ladder
+                .set_paused(caller, false)
+                .await
+                .and_then(|()| done("Ranked matches are played again.")),
+            "freeze" => ladder
+                .set_frozen(caller, true)
+                .await
+                .and_then(|()| done("The ladder is frozen: no submission, no ranked match.")),
+            "thaw" => ladder
+                .set_frozen(caller, false)
+                .await
+                .and_then(|()| done("The ladder is thawed.")),
+            "deadline" => match crate::utc::parse(form.deadline.as_deref().unwrap_or_default()) {
+                Ok(at) => ladder.set_deadline(caller, Some(at)).await.map(|()| {
+                    Outcome::Done(format!("Submissions close at {}.", crate::utc::show(at)))
+                }),
+                Err(e) => Err(ServiceError::BadRequest(e.to_string())),
+            },
+            "lift-deadline" => ladder
+                .set_deadline(caller, None)
+                .await
+                .and_then(|()| done("The deadline is lifted.")),
+            "class" => match read_class_csv(form.csv.as_deref().unwrap_or_default()) {
+                Ok(members) => ladder
+                    .import_class(
+                        caller,
+                        &ClassImport {
+                            members,
+                            handout: handout(form.handout.as_deref()),
+                        },
+                    )
+                    .await
+                    .map(Outcome::Handed),
+                Err(e) => Err(e),
+            },
+            "token" => ladder
+                .reset_token(
                     caller,
-                    &ClassImport {
-                        members,
+                    form.name.as_deref().unwrap_or_default(),
+                    &TokenReset {
                         handout: handout(form.handout.as_deref()),
                     },
                 )
                 .await
-                .map(Outcome::Handed),
-            Err(e) => Err(e),
-        },
-        "token" => ladder
-            .reset_token(
-                caller,
-                form.name.as_deref().unwrap_or_default(),
-                &TokenReset {
-                    handout: handout(form.handout.as_deref()),
-                },
-            )
-            .await
-            .map(|h| Outcome::Handed(vec![h])),
-        "remove-version" => {
-            let (bot, number) = (
-                form.bot.as_deref().unwrap_or_default().trim(),
-                form.number.unwrap_or(0),
-            );
-            ladder
-                .remove_version(caller, bot, number)
-                .await
-                .map(|()| Outcome::Done(format!("{bot}.v{number} plays no more.")))
-        }
-        "again" => {
-            let id = form.id.unwrap_or(0);
-            ladder
-                .play_again(caller, id)
-                .await
-                .map(|job| Outcome::Done(format!("Match {id} is queued again (job {job}).")))
-        }
-        "final" => {
-            let request = FinalRequest {
-                schedule: form.schedule.clone(),
-                players: form.players,
-                matches: form.matches,
-                duplicate: Some(form.duplicate.is_some()),
-            };
-            ladder.start_final(caller, &request).await.map(|started| {
-                Outcome::Done(format!(
-                    "Final {} started: {} matches among {} versions.",
-                    started.id,
-                    started.matches,
-                    started.field.len()
-                ))
-            })
-        }
-        other => Err(ServiceError::BadRequest(format!(
-            "no action {:?}",
-            other.chars().take(40).collect::<String>()
-        ))),
-    };
+                .map(|h| Outcome::Handed(vec![h])),
+            "remove-version" => {
+                let bot = form.bot.as_deref().unwrap_or_default().trim();
+                match number::<i64>(form.number.as_ref(), "a version") {
+                    Ok(n) => {
+                        let n = n.unwrap_or(0);
+                        ladder
+                            .remove_version(caller, bot, n)
+                            .await
+                            .map(|()| Outcome::Done(format!("{bot}.v{n} plays no more.")))
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            "again" => match number::<i64>(form.id.as_ref(), "a match") {
+                Ok(id) => {
+                    let id = id.unwrap_or(0);
+                    ladder.play_again(caller, id).await.map(|job| {
+                        Outcome::Done(format!("Match {id} is queued again (job {job})."))
+                    })
+                }
+                Err(e) => Err(e),
+            },
+            "final" => {
+                let sizes = number::<usize>(form.players.as_ref(), "players")
+                    .and_then(|p| Ok((p, number::<u64>(form.matches.as_ref(), "matches")?)));
+                match sizes {
+                    Ok((players, matches)) => {
+                        let request = FinalRequest {
+                            schedule: form.schedule.clone(),
+                            players,
+                            matches,
+                            duplicate: Some(form.duplicate.is_some()),
+                        };
+                        ladder.start_final(caller, &request).await.map(|started| {
+                            Outcome::Done(format!(
+                                "Final {} started: {} matches among {} versions.",
+                                started.id,
+                                started.matches,
+                                started.field.len()
+                            ))
+                        })
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            other => Err(ServiceError::BadRequest(format!(
+                "no action {:?}",
+                other.chars().take(40).collect::<String>()
+            ))),
+        };
     match outcome {
         Ok(outcome) => shown(&web, &viewer, StatusCode::OK, outcome).await,
         Err(error) if error.status() == StatusCode::INTERNAL_SERVER_ERROR => error.into_response(),

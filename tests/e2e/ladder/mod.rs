@@ -14,4 +14,5 @@ mod match_pages;
 mod owners;
 mod refusals;
 mod sealed;
+mod teacher;
 mod uids;
