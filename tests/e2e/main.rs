@@ -14,6 +14,7 @@ mod counters;
 mod covert;
 mod determinism;
 mod doc_code;
+mod doc_commands;
 mod doc_outputs;
 mod drip;
 mod every_game;

@@ -2,6 +2,7 @@
 //! holds the checkout's `sample-bots/` and a `target/release/` (here, the test's own build of the
 //! same binaries), they write a bot, pass its check and play its gauntlet with no fault.
 
+use crate::doc_commands::{Served, checkout, sh_blocks};
 use crate::util::*;
 
 /// The shell commands of the first fenced block under `heading` in the README, each with its
@@ -67,70 +68,21 @@ fn the_readme_takes_a_new_bot_to_a_tournament_in_three_commands() {
     }
 }
 
-/// The sh blocks under `heading`, in order, each as its text.
-fn readme_blocks(heading: &str) -> Vec<String> {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let section = readme
-        .split_once(&format!("\n{heading}\n"))
-        .unwrap_or_else(|| panic!("README.md has no {heading:?}"))
-        .1;
-    let section = section.split("\n## ").next().unwrap();
-    section
-        .split("```sh\n")
-        .skip(1)
-        .map(|rest| rest.split_once("\n```").unwrap().0.to_string())
-        .collect()
-}
-
 #[test]
 fn the_readmes_ladder_starts_with_one_command_and_takes_a_bot_with_a_second() {
-    let blocks = readme_blocks("## Run a ladder");
+    let blocks = sh_blocks("README.md", "## Run a ladder");
     assert_eq!(blocks.len(), 2, "{blocks:#?}");
     let serve = blocks[0].trim();
     assert_eq!(
         serve,
         "./target/release/referee ladder serve examples/ladder.toml"
     );
-    let dir = temp_dir("readme-ladder");
-    std::os::unix::fs::symlink(root().join("sample-bots"), dir.join("sample-bots")).unwrap();
-    std::fs::create_dir_all(dir.join("examples")).unwrap();
-    std::fs::copy(
-        root().join("examples/ladder.toml"),
-        dir.join("examples/ladder.toml"),
-    )
-    .unwrap();
-    std::fs::create_dir(dir.join("target")).unwrap();
-    let binaries = bin("referee").parent().unwrap().to_path_buf();
-    std::os::unix::fs::symlink(&binaries, dir.join("target/release")).unwrap();
-    writable_by_bots(&dir);
+    let dir = checkout("readme-ladder", &["ladder.toml"]);
 
     // The first command as it stands, on a free port rather than 8640.
-    let mut server = shell(&format!("exec {serve} --listen 127.0.0.1:0 -j 2"), &dir);
-    let mut child = server.stdout(std::process::Stdio::piped()).spawn().unwrap();
-    let printed = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-    {
-        use std::io::BufRead;
-        let (printed, pipe) = (printed.clone(), child.stdout.take().unwrap());
-        std::thread::spawn(move || {
-            for line in std::io::BufReader::new(pipe).lines().map_while(Result::ok) {
-                let mut all = printed.lock().unwrap();
-                all.push_str(&line);
-                all.push('\n');
-            }
-        });
-    }
-    let text_now = || printed.lock().unwrap().clone();
-    let url = loop {
-        let text = text_now();
-        if let Some(rest) = text.split("ladder: serving on ").nth(1) {
-            break rest.split_whitespace().next().unwrap().to_owned();
-        }
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the server ended: {text}"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(200));
-    };
+    let server = Served::start(serve, &dir);
+    let url = server.url.clone();
+    let text_now = || server.printed();
     assert!(dir.join("examples/ladder.ladder/admin.token").is_file());
     // The sample bots were submitted and are built and checked by the server's workers.
     let submitted = text_now().matches("submitted ").count();
@@ -148,10 +100,5 @@ fn the_readmes_ladder_starts_with_one_command_and_takes_a_bot_with_a_second() {
         "{text}"
     );
 
-    // SAFETY: a signal to the server we started.
-    unsafe {
-        libc::kill(child.id() as i32, libc::SIGTERM);
-    }
-    assert!(child.wait().unwrap().success());
-    assert_no_marked_survivors(&server);
+    server.stop();
 }

@@ -16,3 +16,4 @@ mod refusals;
 mod sealed;
 mod teacher;
 mod uids;
+mod walkthrough;
