@@ -1,6 +1,6 @@
 //! The ladder's web board: server-rendered HTML pages (maud: every string a participant wrote
 //! is escaped by the template, so it is text in the page), beside the JSON API that gives the
-//! same data (`docs/ladder-web.md`).
+//! same data (`docs/ladder.md`, the web board).
 //!
 //! - [`layout`]: the page around every page's content, and the security headers of every page
 //!   (a Content-Security-Policy that lets a page run only the board's own script, and fetch
