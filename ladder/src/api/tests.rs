@@ -75,3 +75,71 @@ async fn every_listed_endpoint_is_routed() {
     let _ = stop.send(());
     server.await.unwrap().unwrap();
 }
+
+#[tokio::test]
+async fn every_admin_endpoint_refuses_an_owner_and_anyone() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = crate::config::tests::config();
+    let made = Ladder::init(dir.path(), &config, None).await.unwrap();
+    let ladder = Ladder::open(dir.path()).await.unwrap();
+    let admin = ladder.authenticate(&made.admin_token).await.unwrap();
+    let owner = ladder
+        .add_account(&admin, "ada", crate::store::Role::Owner)
+        .await
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(super::serve(ladder.clone(), listener, async {
+        let _ = stopped.await;
+    }));
+    let http = reqwest::Client::new();
+    let admin_only: Vec<_> = ENDPOINTS.iter().filter(|e| e.who == "admin").collect();
+    assert!(admin_only.len() >= 15, "{}", admin_only.len());
+    for e in admin_only {
+        let path = e
+            .path
+            .replace("{bot}", "ada-bot")
+            .replace("{n}", "1")
+            .replace("{id}", "1")
+            .replace("{name}", "ada")
+            .replace("=MS", "=0");
+        // A body the endpoint would take from the admin: the refusal is the role's.
+        let body = match e.request {
+            "ClassImport" => serde_json::json!({"members": [{"name": "eve"}]}),
+            "AccountBody" => serde_json::json!({"name": "eve", "role": "admin"}),
+            "DeadlineBody" => serde_json::json!({"at_ms": 0}),
+            _ => serde_json::json!({}),
+        };
+        let method = reqwest::Method::from_bytes(e.method.as_bytes()).unwrap();
+        for (token, expected) in [(Some(owner.as_str()), 403), (None, 401)] {
+            let mut request = http
+                .request(method.clone(), format!("http://{address}{path}"))
+                .json(&body);
+            if let Some(token) = token {
+                request = request.bearer_auth(token);
+            }
+            let response = request.send().await.unwrap();
+            assert_eq!(
+                response.status().as_u16(),
+                expected,
+                "{} {path} as {token:?}",
+                e.method
+            );
+        }
+    }
+    // Nothing the owner asked for was done.
+    assert!(
+        ladder
+            .store()
+            .account_by_name("eve")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert_eq!(ladder.deadline().await.unwrap(), None);
+    assert!(!ladder.frozen().await.unwrap() && !ladder.paused().await.unwrap());
+    assert!(ladder.store().latest_final().await.unwrap().is_none());
+    let _ = stop.send(());
+    server.await.unwrap().unwrap();
+}

@@ -109,10 +109,10 @@ pub fn read_class_csv(text: &str) -> Result<Vec<ClassMember>, ServiceError> {
         } else if members.iter().any(|m| m.name == name) {
             wrong.push(format!("line {line}: '{name}' is given twice"));
         } else if row.len() > 3
-            || [&contact, &group]
+            || ![&contact, &group]
                 .into_iter()
                 .flatten()
-                .any(|f| f.chars().count() > 100 || f.chars().any(char::is_control))
+                .all(|f| valid_field(f))
         {
             wrong.push(format!(
                 "line {line}: a row is name, contact, group; each at most 100 characters"
@@ -135,6 +135,11 @@ pub fn read_class_csv(text: &str) -> Result<Vec<ClassMember>, ServiceError> {
         return Err(ServiceError::BadRequest("the class list has no row".into()));
     }
     Ok(members)
+}
+
+/// Whether `field` may be a contact or a group: at most 100 characters, none a control.
+fn valid_field(field: &str) -> bool {
+    field.chars().count() <= 100 && !field.chars().any(char::is_control)
 }
 
 /// 256 random bits, in hex.
@@ -203,6 +208,13 @@ impl Ladder {
             if !valid_name(&m.name) {
                 return Err(ServiceError::BadRequest(format!(
                     "an account's name is 1 to 48 letters, digits, '-' or '_'; not {:?}",
+                    m.name.chars().take(60).collect::<String>()
+                )));
+            }
+            let fields = [&m.contact, &m.group].into_iter().flatten();
+            if !fields.into_iter().all(|f| valid_field(f)) {
+                return Err(ServiceError::BadRequest(format!(
+                    "{}: a contact or a group is at most 100 characters, none a control",
                     m.name
                 )));
             }

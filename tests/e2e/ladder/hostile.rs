@@ -148,5 +148,30 @@ fn a_participants_markup_and_long_words_stay_text_on_every_page() {
     browser.press("End");
     assert!(browser.text("#seats").contains(HOSTILE));
     assert_text_only(&mut browser, &server.url, "the replay");
+
+    // A class list whose contact and group hold the markup: text on the admin's page (the
+    // accounts handed out, the owners' table) and on the board.
+    browser.open_url(&format!("{}/", server.url));
+    browser.click_and_load("nav.account button");
+    browser.open_url(&format!("{}/signin", server.url));
+    browser.type_into("#token", server.admin_token().trim());
+    browser.click_and_load("form.sign-in button");
+    browser.open_url(&format!("{}/admin", server.url));
+    let list = format!("eve,\"{HOSTILE}\",\"{HOSTILE}\"\n");
+    browser.type_into("#csv", &list);
+    browser.click_and_load("#class form.submit button");
+    assert_eq!(
+        browser.count("#handed tbody tr"),
+        1,
+        "{}",
+        browser.text("main")
+    );
+    assert_eq!(browser.texts("#handed td.name")[1..], [HOSTILE, HOSTILE]);
+    assert_text_only(&mut browser, &server.url, "the admin's page, handed out");
+    browser.open_url(&format!("{}/admin", server.url));
+    assert!(browser.text("#owners").contains(HOSTILE));
+    assert_text_only(&mut browser, &server.url, "the admin's page");
+    browser.open_url(&format!("{}/", server.url));
+    assert_text_only(&mut browser, &server.url, "the board");
     server.stop();
 }
