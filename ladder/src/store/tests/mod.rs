@@ -6,5 +6,6 @@ mod backends;
 mod cases;
 mod contention;
 mod migrations;
+mod times;
 
 pub(crate) use backends::on_each;
