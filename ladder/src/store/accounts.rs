@@ -153,4 +153,17 @@ impl Store {
         }
         Ok(done.rows_affected() == 1)
     }
+
+    /// Puts account `name` in class group `group` (`None`: in none); whether it exists.
+    ///
+    /// # Errors
+    /// [`StoreError::Database`].
+    pub async fn set_group(&self, name: &str, group: Option<&str>) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE accounts SET grp = $1 WHERE name = $2")
+            .bind(group)
+            .bind(name)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
 }

@@ -51,7 +51,7 @@ pub async fn page(State(ladder): State<Ladder>, viewer: Viewer) -> Response {
         Ok(latest) => latest,
         Err(error) => return error.into_response(),
     };
-    match ladder.standings().await {
+    match ladder.standings(None).await {
         Ok(rows) => {
             let content = html! {
                 h1 { "Standings" }
@@ -88,7 +88,7 @@ fn latest_list(latest: &[MatchView]) -> Markup {
 
 /// `GET /board/rows`: the table alone, for the page to put in place.
 pub async fn rows(State(ladder): State<Ladder>) -> Response {
-    match ladder.standings().await {
+    match ladder.standings(None).await {
         Ok(rows) => layout::respond(table(&rows)),
         Err(error) => error.into_response(),
     }
@@ -195,6 +195,7 @@ mod tests {
             name: "a-bot.v3".into(),
             bot: "a-bot".into(),
             owner: "ada".into(),
+            group: None,
             mu: 25.0,
             sigma: 2.0,
             conservative: 19.0,
@@ -203,6 +204,7 @@ mod tests {
             wins,
             faults: 0,
             last_played_ms: last,
+            p99_ms: None,
         }
     }
 
