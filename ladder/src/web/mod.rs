@@ -19,6 +19,8 @@ mod assets;
 mod board;
 mod bot_page;
 mod challenges_page;
+#[cfg(test)]
+mod group_tests;
 mod layout;
 mod match_page;
 mod queue_page;

@@ -7,7 +7,7 @@ use reqwest::header::{COOKIE, LOCATION, SET_COOKIE};
 use reqwest::{Client, StatusCode};
 
 /// A ladder served on a free port: its URL, its admin's token, and the ladder.
-async fn served() -> (String, String, Ladder, tempfile::TempDir) {
+pub(super) async fn served() -> (String, String, Ladder, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let config = crate::config::tests::config();
     let made = Ladder::init(dir.path(), &config, None).await.unwrap();
