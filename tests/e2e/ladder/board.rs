@@ -3,9 +3,9 @@
 //! table updated without a reload as matches are played, nothing fetched but from the server,
 //! no script but the board's own (its Content-Security-Policy header), and the page readable
 //! at a phone's width; the admin signs in with its token and out; a match's page is reached
-//! from the board. With
-//! `REFEREE_SCREENSHOTS=DIR`, it writes `DIR/ladder-board.png`, `DIR/ladder-sign-in.png` and
-//! `DIR/ladder-board-phone.png` (the images of docs/ladder.md).
+//! from the board. With `REFEREE_SCREENSHOTS=DIR`, it writes `DIR/ladder-board.png`,
+//! `DIR/ladder-sign-in.png` and `DIR/ladder-queue.png` (the images of docs/ladder.md; the
+//! pages at a phone's width are `ladder::phone`'s).
 
 use super::harness::{BUILTINS, Server, block_on, config, databases, wait_for};
 use crate::browser::Browser;
@@ -186,9 +186,6 @@ fn the_board_shows_the_standings_and_follows_the_matches_without_a_reload() {
             browser.eval("document.documentElement.scrollWidth <= window.innerWidth"),
             json!(true)
         );
-        if i == 0 {
-            browser.keep_screenshot("ladder-board-phone.png");
-        }
         server.stop();
     }
 }
