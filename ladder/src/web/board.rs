@@ -217,11 +217,14 @@ fn win_rate(row: &StandingRow) -> String {
     format!("{:.0}%", row.wins as f64 * 100.0 / row.matches as f64)
 }
 
-/// Its p99 decision time in milliseconds, to three figures or so; a dash before its first
-/// decision.
+/// Its p99 decision time in milliseconds, to two or three figures (a built-in bot's answer
+/// takes microseconds: `0.0031`, not `0.00`); a dash before its first decision.
 fn p99(row: &StandingRow) -> String {
     match row.p99_ms {
-        Some(ms) if ms < 1.0 => format!("{ms:.2}"),
+        Some(ms) if ms < 1.0 => {
+            let decimals = (-ms.log10()).ceil().clamp(0.0, 6.0) as usize + 1;
+            format!("{ms:.decimals$}")
+        }
         Some(ms) if ms < 100.0 => format!("{ms:.1}"),
         Some(ms) => format!("{ms:.0}"),
         None => "–".to_owned(),
@@ -319,7 +322,12 @@ mod tests {
             rank: 4,
             ..row(0, 0, None)
         };
-        let html = table(&[fast, slow, middling, unplayed], None).into_string();
+        let builtin = StandingRow {
+            rank: 5,
+            p99_ms: Some(0.003_084),
+            ..row(4, 0, None)
+        };
+        let html = table(&[fast, slow, middling, unplayed, builtin], None).into_string();
         let header = html.split("<tbody>").next().unwrap();
         let titles = cells_of(header, "th");
         let p99 = titles.iter().position(|t| t == "p99 ms").unwrap();
@@ -332,7 +340,7 @@ mod tests {
             "{header}"
         );
         let column: Vec<String> = cells(&html).iter().map(|r| r[p99].clone()).collect();
-        assert_eq!(column, ["0.51", "1234", "42.0", "–"]);
+        assert_eq!(column, ["0.51", "1234", "42.0", "–", "0.0031"]);
         for row in cells(&html) {
             assert_eq!(row.len(), COLUMNS.len(), "{row:?}");
         }
