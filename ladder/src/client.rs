@@ -55,7 +55,7 @@ impl ClientError {
 
 /// `text` percent-encoded for a path segment or a query value (all but letters, digits, `-`,
 /// `_` and `.`).
-fn escaped(text: &str) -> String {
+pub(crate) fn escaped(text: &str) -> String {
     text.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),

@@ -40,7 +40,7 @@ const fn e(
 #[rustfmt::skip]
 pub const ENDPOINTS: &[Endpoint] = &[
     e("GET", "/api/v1/ladder", "anyone", "–", "LadderInfo", "the game, the table sizes, whether paused, matches recorded"),
-    e("GET", "/api/v1/standings", "anyone", "–", "StandingRow list", "the versions that play, by μ − 3σ"),
+    e("GET", "/api/v1/standings?group=NAME", "anyone", "–", "StandingRow list", "the versions that play, by μ − 3σ; with `group`, only those whose owner is in that class group (ranks stay the whole ladder's)"),
     e("GET", "/api/v1/queue", "anyone; what failed to the admin", "–", "QueueView", "jobs waiting and in hand, each lease, each worker's jobs and matches of the last hour, the platform's troubles"),
     e("POST", "/api/v1/bots/{bot}/versions?lang=L", "owner", "the upload's bytes", "Submitted", "a new version of the caller's bot (made on its first version); 201 when new, 200 for a source submitted before"),
     e("GET", "/api/v1/bots/{bot}", "anyone; build logs, checklists and fault messages to its owner and the admin", "–", "BotView", "a bot's page: its versions, rating history, head to head, recent matches, faults by kind"),

@@ -2,8 +2,8 @@
 
 use super::caller::{Caller, MaybeCaller};
 use super::wire::{
-    Accepted, AccountBody, BuildResultBody, GiveBackBody, LadderInfo, LeaseBody, LeaseExtended,
-    LimitQuery, MatchResultBody, SeenLog, SubmitQuery, TokenBody, WindowQuery,
+    Accepted, AccountBody, BuildResultBody, GiveBackBody, GroupQuery, LadderInfo, LeaseBody,
+    LeaseExtended, LimitQuery, MatchResultBody, SeenLog, SubmitQuery, TokenBody, WindowQuery,
 };
 use crate::service::{
     BotView, BuildReport, ChallengeQueued, ChallengeRequest, ChallengesView, ClaimedJob, Ladder,
@@ -83,8 +83,11 @@ async fn info(State(ladder): State<Ladder>) -> Answer<LadderInfo> {
     }))
 }
 
-async fn standings(State(ladder): State<Ladder>) -> Answer<Vec<StandingRow>> {
-    Ok(Json(ladder.standings().await?))
+async fn standings(
+    State(ladder): State<Ladder>,
+    Query(query): Query<GroupQuery>,
+) -> Answer<Vec<StandingRow>> {
+    Ok(Json(ladder.standings(query.group()).await?))
 }
 
 async fn submit(

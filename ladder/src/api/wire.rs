@@ -143,6 +143,21 @@ pub struct LimitQuery {
     pub limit: Option<i64>,
 }
 
+/// The standings' filter: one class group.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+pub struct GroupQuery {
+    /// Only the versions whose owner is in this class group [default: every version]; an
+    /// empty name is no filter.
+    pub group: Option<String>,
+}
+
+impl GroupQuery {
+    /// The group asked for, if any (an empty name is none).
+    pub fn group(&self) -> Option<&str> {
+        self.group.as_deref().filter(|g| !g.is_empty())
+    }
+}
+
 /// A window of time, in milliseconds since the epoch, both ends included.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct WindowQuery {

@@ -33,7 +33,7 @@ pub use queue_view::{LeasedView, QueueView, TroubleView, WorkerView};
 pub use report::{BuildReport, MatchReport};
 pub use sessions::{NewSession, SESSION_MS, Session};
 pub use submit::{BUILTIN, Submitted};
-pub use views::{StandingRow, VersionStatus};
+pub use views::{StandingRow, VersionStatus, groups, in_group};
 
 use crate::artifacts::ArtifactStore;
 use crate::config::LadderConfig;

@@ -97,6 +97,11 @@ impl Ladder {
                 score: record.scores[i],
                 rank: record.ranks[i],
                 faults: record.faults.iter().filter(|f| f.seat == i).count() as i64,
+                times: record
+                    .stats
+                    .get(i)
+                    .map(|stats| stats.times.clone())
+                    .unwrap_or_default(),
             })
             .collect();
         let result = NewMatch {

@@ -16,6 +16,8 @@ pub struct StandingRow {
     pub bot: String,
     /// Its owner.
     pub owner: String,
+    /// Its owner's class group, if the admin gave one.
+    pub group: Option<String>,
     /// Its rating's mean.
     pub mu: f64,
     /// Its rating's uncertainty.
@@ -32,6 +34,25 @@ pub struct StandingRow {
     pub faults: i64,
     /// When its last ranked match was recorded (milliseconds since the Unix epoch).
     pub last_played_ms: Option<i64>,
+    /// 99% of its decisions in its ranked matches took at most this long, in milliseconds
+    /// (the upper edge of a bucket about 9% wide); `null` before its first decision.
+    pub p99_ms: Option<f64>,
+}
+
+/// The rows of `rows` whose owner is in class group `group` (all of them when `None`), their
+/// ranks as they were.
+pub fn in_group(mut rows: Vec<StandingRow>, group: Option<&str>) -> Vec<StandingRow> {
+    if let Some(group) = group {
+        rows.retain(|row| row.group.as_deref() == Some(group));
+    }
+    rows
+}
+
+/// The class groups of the owners in `rows`, each once, in order.
+pub fn groups(rows: &[StandingRow]) -> Vec<&str> {
+    let groups: std::collections::BTreeSet<&str> =
+        rows.iter().filter_map(|row| row.group.as_deref()).collect();
+    groups.into_iter().collect()
 }
 
 /// A version as its owner (or the admin) sees it.
@@ -64,11 +85,20 @@ pub struct VersionStatus {
 }
 
 impl Ladder {
-    /// The standings: the versions that play, by μ − 3σ.
+    /// The standings: the versions that play, by μ − 3σ; only those whose owner is in class
+    /// group `group` when one is given, each keeping its rank on the whole ladder.
     ///
     /// # Errors
     /// [`ServiceError::Store`].
-    pub async fn standings(&self) -> Result<Vec<StandingRow>, ServiceError> {
+    pub async fn standings(&self, group: Option<&str>) -> Result<Vec<StandingRow>, ServiceError> {
+        Ok(in_group(self.all_standings().await?, group))
+    }
+
+    /// The standings of every version that plays, by μ − 3σ.
+    ///
+    /// # Errors
+    /// [`ServiceError::Store`].
+    pub async fn all_standings(&self) -> Result<Vec<StandingRow>, ServiceError> {
         let mut rows: Vec<StandingRow> = self
             .store
             .playable()
@@ -79,6 +109,7 @@ impl Ladder {
                 name: v.seat_name(),
                 bot: v.bot.name.clone(),
                 owner: v.bot.owner.clone(),
+                group: v.bot.group.clone(),
                 mu: v.mu,
                 sigma: v.sigma,
                 conservative: v.mu - 3.0 * v.sigma,
@@ -87,6 +118,7 @@ impl Ladder {
                 wins: v.ranked_wins,
                 faults: v.ranked_faults,
                 last_played_ms: v.last_played,
+                p99_ms: v.times.quantile_ms(0.99),
             })
             .collect();
         rows.sort_by(|a, b| {

@@ -2,12 +2,13 @@
 //! ratings it moved, written together in one transaction.
 
 use super::{Backend, Finish, Store, StoreError};
+use referee::runner::TimeHistogram;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 use std::collections::BTreeMap;
 
 /// One seat's result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeatResult {
     /// The version at the seat.
     pub version: i64,
@@ -17,6 +18,9 @@ pub struct SeatResult {
     pub rank: u32,
     /// The faults it committed.
     pub faults: i64,
+    /// Its decisions' times (the record's `stats[seat].times`): a ranked match adds them to
+    /// its version's.
+    pub times: TimeHistogram,
 }
 
 /// A checked match result to record.
@@ -94,7 +98,8 @@ pub type Rate<'a> = &'a (dyn Fn(&[(f64, f64)], &[u32]) -> Vec<(f64, f64)> + Sync
 impl Store {
     /// Records match job `job`'s result under lease `lease` if that lease is current: the
     /// match, its seats and, for a ranked match, the seats' new ratings (`rate`), in one
-    /// transaction; a result sent twice with the same lease counts once.
+    /// transaction; a result sent twice with the same lease counts once. A ranked match also
+    /// adds each seat's decision times to its version's.
     ///
     /// # Errors
     /// [`StoreError::Database`].
@@ -128,19 +133,23 @@ impl Store {
         .fetch_one(&mut *tx)
         .await?;
         // The seats' versions, locked in id order: two reports sharing versions then wait
-        // for one another instead of deadlocking, and neither rates from a stale (μ, σ).
-        // SQLite's transaction is the only writer already.
+        // for one another instead of deadlocking, and neither rates from a stale (μ, σ) nor
+        // adds its times to stale ones. SQLite's transaction is the only writer already.
         let lock = match self.backend {
-            Backend::Postgres => "SELECT mu, sigma FROM versions WHERE id = $1 FOR NO KEY UPDATE",
-            Backend::Sqlite => "SELECT mu, sigma FROM versions WHERE id = $1",
+            Backend::Postgres => {
+                "SELECT mu, sigma, times FROM versions WHERE id = $1 FOR NO KEY UPDATE"
+            }
+            Backend::Sqlite => "SELECT mu, sigma, times FROM versions WHERE id = $1",
         };
         let mut ratings = BTreeMap::new();
+        let mut times = BTreeMap::new();
         for version in in_id_order(result.seats.iter().map(|s| s.version)) {
-            let rating: (f64, f64) = sqlx::query_as(lock)
+            let (mu, sigma, before): (f64, f64, Option<String>) = sqlx::query_as(lock)
                 .bind(version)
                 .fetch_one(&mut *tx)
                 .await?;
-            ratings.insert(version, rating);
+            ratings.insert(version, (mu, sigma));
+            times.insert(version, before);
         }
         if result.ranked {
             let before: Vec<(f64, f64)> =
@@ -158,16 +167,18 @@ impl Store {
                 insert_seat(&mut tx, id, n, s, Some((mu, sigma))).await?;
             }
             for (version, (seat, (mu, sigma))) in after {
+                let times = added_times(times[&version].as_deref(), version, &result.seats)?;
                 sqlx::query(
                     "UPDATE versions SET mu = $1, sigma = $2, ranked_matches = ranked_matches + 1, \
                      ranked_wins = ranked_wins + $3, ranked_faults = ranked_faults + $4, \
-                     last_played = $5 WHERE id = $6",
+                     last_played = $5, times = $6 WHERE id = $7",
                 )
                 .bind(mu)
                 .bind(sigma)
                 .bind(i64::from(seat.rank == 1))
                 .bind(seat.faults)
                 .bind(now)
+                .bind(times)
                 .bind(version)
                 .execute(&mut *tx)
                 .await?;
@@ -305,6 +316,24 @@ async fn insert_seat(
     .execute(&mut **tx)
     .await?;
     Ok(())
+}
+
+/// Version `version`'s times as stored (`before`, JSON; `None` before its first match) with
+/// the times of each of its seats in `seats` added, as JSON to store.
+fn added_times(
+    before: Option<&str>,
+    version: i64,
+    seats: &[SeatResult],
+) -> Result<String, StoreError> {
+    let mut times: TimeHistogram = match before {
+        Some(json) => serde_json::from_str(json)
+            .map_err(|e| StoreError::Corrupt(format!("version {version}'s times: {e}")))?,
+        None => TimeHistogram::default(),
+    };
+    for seat in seats.iter().filter(|s| s.version == version) {
+        times.merge(&seat.times);
+    }
+    Ok(serde_json::to_string(&times).expect("a histogram serializes (pairs of numbers)"))
 }
 
 /// `versions` once each, in ascending id order: the order every transaction that writes

@@ -1,11 +1,15 @@
 //! The board, `/`: every playing version ranked by μ − 3σ, its interval drawn, and a legend in
 //! plain words; the table is fetched again every few seconds (`/board/rows`, the same markup)
-//! and put in place without a reload. Its data as JSON: `GET /api/v1/standings`.
+//! and put in place without a reload. `?group=NAME` shows one class group's versions only (the
+//! server filters; each keeps its rank on the whole ladder), and the table fetched again keeps
+//! the filter. Its data as JSON: `GET /api/v1/standings`.
 
 use super::layout;
 use super::viewer::Viewer;
+use crate::api::wire::GroupQuery;
+use crate::client::escaped;
 use crate::service::{Ladder, MatchView, StandingRow};
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::response::{IntoResponse, Response};
 use maud::{Markup, html};
 use referee::tournament::legend;
@@ -14,7 +18,7 @@ use referee::tournament::legend;
 pub const REFRESH_S: u32 = 5;
 
 /// The columns: title, and what it means.
-const COLUMNS: [(&str, &str); 10] = [
+const COLUMNS: [(&str, &str); 11] = [
     (
         "#",
         "The version's place, best first: ordered by μ − 3σ (equal ratings by name).",
@@ -39,14 +43,19 @@ const COLUMNS: [(&str, &str); 10] = [
         "faults",
         "Faults it committed in its ranked matches: a late or illegal reply, a crash, a protocol error (each match's record names them).",
     ),
+    ("p99 ms", legend::P99_MS),
     (
         "last played",
         "How long ago its last ranked match was recorded.",
     ),
 ];
 
-/// `GET /`: the board.
-pub async fn page(State(ladder): State<Ladder>, viewer: Viewer) -> Response {
+/// `GET /`: the board (`?group=NAME`: one class group's versions).
+pub async fn page(
+    State(ladder): State<Ladder>,
+    viewer: Viewer,
+    Query(query): Query<GroupQuery>,
+) -> Response {
     let latest = match ladder.latest_matches(LATEST).await {
         Ok(latest) => latest,
         Err(error) => return error.into_response(),
@@ -55,14 +64,21 @@ pub async fn page(State(ladder): State<Ladder>, viewer: Viewer) -> Response {
         Ok(event) => event,
         Err(error) => return error.into_response(),
     };
-    match ladder.standings().await {
-        Ok(rows) => {
+    match ladder.all_standings().await {
+        Ok(all) => {
+            let group = query.group();
+            let groups: Vec<String> = crate::service::groups(&all)
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
+            let rows = crate::service::in_group(all, group);
             let content = html! {
                 h1 { "Standings" }
                 div #event data-live="/board/event" data-every=(REFRESH_S) { (event) }
+                @if !groups.is_empty() { (group_links(&groups, group)) }
                 p.live { "Updated every " (REFRESH_S) " seconds, without a reload. "
                     span #updated {} }
-                section #board data-live="/board/rows" data-every=(REFRESH_S) data-updated="updated" { (table(&rows)) }
+                section #board data-live=(rows_url(group)) data-every=(REFRESH_S) data-updated="updated" { (table(&rows, group)) }
                 (latest_list(&latest))
                 h2 { "What the columns mean" }
                 dl.legend {
@@ -91,11 +107,40 @@ fn latest_list(latest: &[MatchView]) -> Markup {
     }
 }
 
-/// `GET /board/rows`: the table alone, for the page to put in place.
-pub async fn rows(State(ladder): State<Ladder>) -> Response {
-    match ladder.standings().await {
-        Ok(rows) => layout::respond(table(&rows)),
+/// `GET /board/rows`: the table alone, for the page to put in place (`?group=NAME` as the
+/// page's).
+pub async fn rows(State(ladder): State<Ladder>, Query(query): Query<GroupQuery>) -> Response {
+    match ladder.standings(query.group()).await {
+        Ok(rows) => layout::respond(table(&rows, query.group())),
         Err(error) => error.into_response(),
+    }
+}
+
+/// `?group=NAME` for `group`, percent-encoded; nothing for the whole ladder.
+fn group_query(group: Option<&str>) -> String {
+    group.map_or_else(String::new, |g| format!("?group={}", escaped(g)))
+}
+
+/// Where the page fetches its table again: the same filter as the page's.
+fn rows_url(group: Option<&str>) -> String {
+    format!("/board/rows{}", group_query(group))
+}
+
+/// The class groups' filter: the whole ladder, or one group's versions; the one shown marked.
+fn group_links(groups: &[String], shown: Option<&str>) -> Markup {
+    let current = |here: bool| here.then_some("page");
+    html! {
+        nav.groups aria-label="Class groups" {
+            span { "Show:" }
+            a href="/" aria-current=[current(shown.is_none())] { "All" }
+            @for group in groups {
+                a href={ "/" (group_query(Some(group))) }
+                    aria-current=[current(shown == Some(group.as_str()))] { (group) }
+            }
+        }
+        @if shown.is_some() {
+            p.note { "One class group's versions; each keeps its place (#) on the whole ladder." }
+        }
     }
 }
 
@@ -116,14 +161,18 @@ fn scale(rows: &[StandingRow]) -> (f64, f64) {
     }
 }
 
-/// The table of `rows`.
-fn table(rows: &[StandingRow]) -> Markup {
+/// The table of `rows` (those of class group `group`, when one is given).
+fn table(rows: &[StandingRow], group: Option<&str>) -> Markup {
     let now = crate::service::now_ms();
     let (low, high) = scale(rows);
     let at = |x: f64| format!("{:.2}", (x - low) / (high - low) * 100.0);
     html! {
         @if rows.is_empty() {
-            p.empty { "No version plays yet: the board fills as versions pass their check." }
+            @if let Some(group) = group {
+                p.empty { "No version of class group " q { (group) } " plays." }
+            } @else {
+                p.empty { "No version plays yet: the board fills as versions pass their check." }
+            }
         } @else {
             table.board {
                 thead { tr { @for (title, meaning) in COLUMNS { th title=(meaning) { (title) } } } }
@@ -147,6 +196,7 @@ fn table(rows: &[StandingRow]) -> Markup {
                             td.num { (row.matches) }
                             td.num { (win_rate(row)) }
                             td.num { (row.faults) }
+                            td.num { (p99(row)) }
                             td.num { (last_played(row, now)) }
                         }
                     }
@@ -170,6 +220,20 @@ fn win_rate(row: &StandingRow) -> String {
         return "–".to_owned();
     }
     format!("{:.0}%", row.wins as f64 * 100.0 / row.matches as f64)
+}
+
+/// Its p99 decision time in milliseconds, to two or three figures (a built-in bot's answer
+/// takes microseconds: `0.0031`, not `0.00`); a dash before its first decision.
+fn p99(row: &StandingRow) -> String {
+    match row.p99_ms {
+        Some(ms) if ms < 1.0 => {
+            let decimals = (-ms.log10()).ceil().clamp(0.0, 6.0) as usize + 1;
+            format!("{ms:.decimals$}")
+        }
+        Some(ms) if ms < 100.0 => format!("{ms:.1}"),
+        Some(ms) => format!("{ms:.0}"),
+        None => "–".to_owned(),
+    }
 }
 
 /// How long before `now` its last ranked match was recorded; a dash if never.
@@ -200,6 +264,7 @@ mod tests {
             name: "a-bot.v3".into(),
             bot: "a-bot".into(),
             owner: "ada".into(),
+            group: None,
             mu: 25.0,
             sigma: 2.0,
             conservative: 19.0,
@@ -208,7 +273,107 @@ mod tests {
             wins,
             faults: 0,
             last_played_ms: last,
+            p99_ms: None,
         }
+    }
+
+    /// The text of each `tag` cell in `html` (tags dropped).
+    fn cells_of(html: &str, tag: &str) -> Vec<String> {
+        html.split(&format!("<{tag}"))
+            .skip(1)
+            .filter(|cell| cell.starts_with([' ', '>']))
+            .map(|cell| {
+                let inner = &cell[cell.find('>').unwrap() + 1..];
+                text_of(&inner[..inner.find(&format!("</{tag}>")).unwrap()])
+            })
+            .collect()
+    }
+
+    /// The text of each cell of the table's body, row by row.
+    fn cells(html: &str) -> Vec<Vec<String>> {
+        let body = html.split("<tbody>").nth(1).unwrap();
+        body.split("<tr>")
+            .skip(1)
+            .map(|row| cells_of(row, "td"))
+            .collect()
+    }
+
+    /// `html` without its tags.
+    fn text_of(html: &str) -> String {
+        let mut text = String::new();
+        let mut in_tag = false;
+        for c in html.chars() {
+            match c {
+                '<' => in_tag = true,
+                '>' => in_tag = false,
+                c if !in_tag => text.push(c),
+                _ => {}
+            }
+        }
+        text
+    }
+
+    #[test]
+    fn the_table_has_a_p99_column_explained_as_the_tournament_does() {
+        let mut fast = row(4, 2, None);
+        fast.p99_ms = Some(0.512);
+        let mut slow = row(4, 1, None);
+        slow.rank = 2;
+        slow.p99_ms = Some(1234.4);
+        let mut middling = row(4, 1, None);
+        middling.rank = 3;
+        middling.p99_ms = Some(42.04);
+        let unplayed = StandingRow {
+            rank: 4,
+            ..row(0, 0, None)
+        };
+        let builtin = StandingRow {
+            rank: 5,
+            p99_ms: Some(0.003_084),
+            ..row(4, 0, None)
+        };
+        let html = table(&[fast, slow, middling, unplayed, builtin], None).into_string();
+        let header = html.split("<tbody>").next().unwrap();
+        let titles = cells_of(header, "th");
+        let p99 = titles.iter().position(|t| t == "p99 ms").unwrap();
+        assert_eq!(
+            COLUMNS[p99],
+            ("p99 ms", referee::tournament::legend::P99_MS)
+        );
+        assert!(
+            header.contains(&format!("title=\"{}\"", legend::P99_MS)),
+            "{header}"
+        );
+        let column: Vec<String> = cells(&html).iter().map(|r| r[p99].clone()).collect();
+        assert_eq!(column, ["0.51", "1234", "42.0", "–", "0.0031"]);
+        for row in cells(&html) {
+            assert_eq!(row.len(), COLUMNS.len(), "{row:?}");
+        }
+    }
+
+    #[test]
+    fn a_groups_filter_links_each_group_and_keeps_itself_in_the_live_table() {
+        let groups = vec!["a&b".to_owned(), "<b>x</b>".to_owned(), "A 1".to_owned()];
+        let html = group_links(&groups, Some("A 1")).into_string();
+        assert!(html.contains(r#"<a href="/">All</a>"#), "{html}");
+        assert!(
+            html.contains(r#"href="/?group=a%26b">a&amp;b</a>"#),
+            "{html}"
+        );
+        assert!(
+            html.contains(r#"href="/?group=%3Cb%3Ex%3C%2Fb%3E">&lt;b&gt;x&lt;/b&gt;</a>"#),
+            "{html}"
+        );
+        assert!(
+            html.contains(r#"href="/?group=A%201" aria-current="page">A 1</a>"#),
+            "{html}"
+        );
+        assert!(!html.contains("<b>"), "{html}");
+        assert_eq!(rows_url(None), "/board/rows");
+        assert_eq!(rows_url(Some("A 1")), "/board/rows?group=A%201");
+        let empty = table(&[], Some("<i>none</i>")).into_string();
+        assert!(empty.contains("&lt;i&gt;none&lt;/i&gt;"), "{empty}");
+        assert!(!empty.contains("<i>"), "{empty}");
     }
 
     #[test]
@@ -230,7 +395,7 @@ mod tests {
         hostile.bot = "<script>alert(1)</script>".into();
         hostile.owner = "\"><img src=x onerror=alert(1)>".into();
         hostile.name = format!("{}.v1", hostile.bot);
-        let html = table(&[hostile]).into_string();
+        let html = table(&[hostile], None).into_string();
         assert!(!html.contains("<script>alert"), "{html}");
         assert!(!html.contains("<img"), "{html}");
         assert!(

@@ -201,7 +201,7 @@ async fn the_deadline_closes_owners_submissions_and_a_removed_version_leaves_pla
         ["house.v1"]
     );
     let board: Vec<String> = ladder
-        .standings()
+        .standings(None)
         .await
         .unwrap()
         .into_iter()

@@ -26,6 +26,8 @@ mod challenges_page;
 #[cfg(test)]
 mod class_tests;
 mod event;
+#[cfg(test)]
+mod group_tests;
 mod layout;
 mod match_page;
 mod queue_page;

@@ -3,9 +3,9 @@
 //! table updated without a reload as matches are played, nothing fetched but from the server,
 //! no script but the board's own (its Content-Security-Policy header), and the page readable
 //! at a phone's width; the admin signs in with its token and out; a match's page is reached
-//! from the board. With
-//! `REFEREE_SCREENSHOTS=DIR`, it writes `DIR/ladder-board.png`, `DIR/ladder-sign-in.png` and
-//! `DIR/ladder-board-phone.png` (the images of docs/ladder.md).
+//! from the board. With `REFEREE_SCREENSHOTS=DIR`, it writes `DIR/ladder-board.png`,
+//! `DIR/ladder-sign-in.png` and `DIR/ladder-queue.png` (the images of docs/ladder.md; the
+//! pages at a phone's width are `ladder::phone`'s).
 
 use super::harness::{BUILTINS, Server, block_on, config, databases, wait_for};
 use crate::browser::Browser;
@@ -81,13 +81,24 @@ fn the_board_shows_the_standings_and_follows_the_matches_without_a_reload() {
         for faults in column(&mut browser, 9) {
             assert_eq!(faults, "0", "built-ins commit none");
         }
-        for age in column(&mut browser, 10) {
+        // Every version that played has decided: its p99 decision time, in milliseconds.
+        for p99 in column(&mut browser, 10) {
+            let ms: f64 = p99.parse().unwrap_or_else(|_| panic!("p99 ms {p99:?}"));
+            assert!(ms > 0.0, "{p99}");
+        }
+        for age in column(&mut browser, 11) {
             assert!(age.ends_with(" ago"), "{age}");
         }
         for row in &rows {
             assert!(row.wins <= row.matches, "{row:?}");
             assert!(row.last_played_ms.is_some(), "{row:?}");
+            assert!(row.p99_ms.is_some_and(|ms| ms > 0.0), "{row:?}");
         }
+        assert!(
+            browser
+                .text("dl.legend")
+                .contains(referee::tournament::legend::P99_MS)
+        );
 
         // Matches go on: the table follows without a reload (a mark set in the page stays).
         browser.eval("window.boardMark = 'still here'");
@@ -175,9 +186,6 @@ fn the_board_shows_the_standings_and_follows_the_matches_without_a_reload() {
             browser.eval("document.documentElement.scrollWidth <= window.innerWidth"),
             json!(true)
         );
-        if i == 0 {
-            browser.keep_screenshot("ladder-board-phone.png");
-        }
         server.stop();
     }
 }

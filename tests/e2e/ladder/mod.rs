@@ -12,6 +12,7 @@ mod load_smoke;
 mod lost_worker;
 mod match_pages;
 mod owners;
+mod phone;
 mod refusals;
 mod sealed;
 mod teacher;

@@ -256,12 +256,14 @@ async fn a_lease_is_the_only_key_to_a_result_and_twice_is_once() {
                     score: 10,
                     rank: 1,
                     faults: 0,
+                    times: Default::default(),
                 },
                 SeatResult {
                     version: b,
                     score: 3,
                     rank: 2,
                     faults: 0,
+                    times: Default::default(),
                 },
             ],
         };

@@ -1,9 +1,10 @@
-//! Reports and enqueues that share versions, all at once: none deadlocks and none rates from a
-//! stale (μ, σ), on each backend.
+//! Reports and enqueues that share versions, all at once: none deadlocks, none rates from a
+//! stale (μ, σ) and none loses another's decision times, on each backend.
 
 use super::cases::{owner, ready_version, workers};
 use super::on_each;
 use crate::store::{Backend, Finish, JobKind, NewJob, NewMatch, SeatResult, Store};
+use referee::runner::TimeHistogram;
 
 const LEASE_MS: i64 = 60_000;
 
@@ -76,6 +77,7 @@ async fn reports_and_enqueues_sharing_versions_neither_deadlock_nor_lose_a_ratin
                             score: 0,
                             rank: seat as u32 + 1,
                             faults: i64::from(seat == 2),
+                            times: decisions(seat + 1),
                         })
                         .collect(),
                 };
@@ -105,6 +107,12 @@ async fn reports_and_enqueues_sharing_versions_neither_deadlock_nor_lose_a_ratin
             assert_eq!(row.mu, 25.0 + won - lost, "version {version}");
             let faulted = played.iter().filter(|t| t.get(2) == Some(&version)).count();
             assert_eq!(row.ranked_faults, faulted as i64, "version {version}");
+            // Seat k took k + 1 decisions: every match's times are in, none lost.
+            let decided: usize = played
+                .iter()
+                .map(|t| t.iter().position(|&v| v == version).unwrap() + 1)
+                .sum();
+            assert_eq!(row.times.count(), decided as u64, "version {version}");
         }
         // The migration's backfill, run again over these matches, counts the same.
         let backfill = match store.backend {
@@ -147,6 +155,15 @@ async fn reports_and_enqueues_sharing_versions_neither_deadlock_nor_lose_a_ratin
         }
     })
     .await;
+}
+
+/// `n` decisions of 1 ms each.
+fn decisions(n: usize) -> TimeHistogram {
+    let mut times = TimeHistogram::default();
+    for _ in 0..n {
+        times.record(1.0);
+    }
+    times
 }
 
 async fn enqueue(store: &Store, seats: &[i64]) -> i64 {

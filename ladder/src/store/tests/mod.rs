@@ -7,5 +7,6 @@ mod cases;
 mod class_cases;
 mod contention;
 mod migrations;
+mod times;
 
 pub(crate) use backends::on_each;
