@@ -73,6 +73,16 @@ impl Client {
         Ok(queued.job)
     }
 
+    /// Queues match job `id`, which failed for good, again; the new job's id.
+    ///
+    /// # Errors
+    /// [`ClientError`].
+    pub async fn retry_job(&self, id: i64) -> Result<i64, ClientError> {
+        let path = format!("/api/v1/admin/jobs/{id}/again");
+        let queued: JobQueued = self.json(self.request(Method::POST, &path)).await?;
+        Ok(queued.job)
+    }
+
     /// Starts a final tournament.
     ///
     /// # Errors

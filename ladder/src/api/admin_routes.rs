@@ -25,6 +25,7 @@ pub fn routes() -> Router<Ladder> {
             post(remove_version),
         )
         .route("/api/v1/admin/matches/{id}/again", post(play_again))
+        .route("/api/v1/admin/jobs/{job}/again", post(retry_job))
         .route("/api/v1/admin/final", post(start_final))
         .route("/api/v1/admin/final/export", get(final_export))
         .route("/api/v1/admin/final/grades.csv", get(final_grades))
@@ -80,6 +81,15 @@ async fn play_again(
     Path(id): Path<i64>,
 ) -> Result<(StatusCode, Json<JobQueued>), ServiceError> {
     let job = ladder.play_again(&caller, id).await?;
+    Ok((StatusCode::CREATED, Json(JobQueued { job })))
+}
+
+async fn retry_job(
+    State(ladder): State<Ladder>,
+    Caller(caller): Caller,
+    Path(id): Path<i64>,
+) -> Result<(StatusCode, Json<JobQueued>), ServiceError> {
+    let job = ladder.retry_job(&caller, id).await?;
     Ok((StatusCode::CREATED, Json(JobQueued { job })))
 }
 

@@ -71,6 +71,7 @@ pub const ENDPOINTS: &[Endpoint] = &[
     e("POST", "/api/v1/admin/accounts/{name}/token", "admin", "TokenReset", "Handed", "an owner's token given anew (its sessions end), or a one-time link to one"),
     e("POST", "/api/v1/admin/deadline", "admin", "DeadlineBody", "204", "the time owners' submissions close (none lifts it)"),
     e("POST", "/api/v1/admin/matches/{id}/again", "admin", "–", "JobQueued", "a void match (the platform spoiled it) queued again with the same spec"),
+    e("POST", "/api/v1/admin/jobs/{job}/again", "admin", "–", "JobQueued", "a match job that failed for good (its workers were lost) queued again with the same spec"),
     e("POST", "/api/v1/admin/final", "admin", "FinalRequest", "FinalStarted", "a final tournament among the versions in play, queued for the workers"),
     e("GET", "/api/v1/final", "anyone", "–", "FinalView", "the last final tournament: its progress, and its standings once played"),
     e("GET", "/api/v1/admin/final/export", "admin", "–", "a .tar.gz", "the final as a tournament results directory, with each version's check (`referee ladder final export --server`)"),

@@ -103,6 +103,7 @@ async fn every_admin_endpoint_refuses_an_owner_and_anyone() {
             .replace("{n}", "1")
             .replace("{id}", "1")
             .replace("{name}", "ada")
+            .replace("{job}", "1")
             .replace("=MS", "=0");
         // A body the endpoint would take from the admin: the refusal is the role's.
         let body = match e.request {

@@ -80,6 +80,19 @@ impl Store {
         Ok(())
     }
 
+    /// Forgets final `id`'s standings (a match of it is played again: they are made anew once
+    /// it is in).
+    ///
+    /// # Errors
+    /// [`StoreError::Database`].
+    pub async fn clear_final_standings(&self, id: i64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE finals SET standings = NULL WHERE id = $1")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// The matches of final `id` played so far, each with its id in the final's schedule; a
     /// match played again (after a void one) comes after the one it replaces.
     ///

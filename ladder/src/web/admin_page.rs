@@ -224,6 +224,13 @@ async fn shown(web: &Web, viewer: &Viewer, status: StatusCode, outcome: Outcome)
                 input #again-id type="number" name="id" min="1" required;
                 button type="submit" { "Play it again" }
             }
+            form.submit method="post" action="/admin" {
+                (hidden("retry"))
+                label for="retry-id" { "Failed job" }
+                input #retry-id type="number" name="id" min="1" required;
+                button type="submit" { "Queue it again" }
+            }
+            p { "A failed job (its workers were lost " (ladder.config().lease.attempts) " times) is listed on the " a href="/queue" { "queue's page" } "." }
         }
     };
     let mut answer = layout::respond(layout::page("Admin", viewer, content));

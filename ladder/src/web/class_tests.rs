@@ -268,6 +268,47 @@ async fn a_final_is_queued_as_its_schedule_says_and_one_at_a_time() {
     assert_eq!(by_owner.unwrap_err().status(), Some(403));
     // Not played yet: nothing to grade.
     assert_eq!(client.final_grades().await.unwrap_err().status(), Some(400));
+
+    // A job whose worker is lost for good is the platform's: queued again, in its place.
+    let store = ladder.store();
+    ladder.add_account(&me, "w1", Role::Worker).await.unwrap();
+    let worker = store.account_by_name("w1").await.unwrap().unwrap().id;
+    let claimed = store.claim(worker, "lease", 1, 10).await.unwrap().unwrap();
+    let swept = store.sweep(i64::MAX / 2, 1).await.unwrap();
+    assert!(
+        swept.iter().any(|s| s.id == claimed.id && s.failed),
+        "{swept:?}"
+    );
+    let failed = store.job(claimed.id).await.unwrap().unwrap();
+    assert_eq!(failed.state, JobState::Failed);
+    let queued_before = store.jobs_in(JobState::Queued).await.unwrap().len();
+    let again = client.retry_job(claimed.id).await.unwrap();
+    let again = store.job(again).await.unwrap().unwrap();
+    assert_eq!(
+        (
+            again.state,
+            again.spec.as_str(),
+            again.final_match,
+            again.deal
+        ),
+        (
+            JobState::Queued,
+            failed.spec.as_str(),
+            failed.final_match,
+            failed.deal
+        )
+    );
+    assert_eq!(
+        store.jobs_in(JobState::Queued).await.unwrap().len(),
+        queued_before + 1
+    );
+    // Only a failed match job; only a void match.
+    let twice = client.retry_job(again.id).await;
+    assert_eq!(twice.unwrap_err().status(), Some(409));
+    assert_eq!(
+        client.play_again(999).await.unwrap_err().status(),
+        Some(404)
+    );
 }
 
 #[tokio::test]

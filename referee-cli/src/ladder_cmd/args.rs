@@ -282,8 +282,11 @@ pub enum AdminCommand {
     },
     /// Play a void match (one the platform spoiled) again, with the same seats and seed.
     Again {
-        /// The match's id.
+        /// The match's id (with --job, the id of a match job that failed for good).
         id: i64,
+        /// ID is a job's: one whose workers were lost `[lease] attempts` times.
+        #[arg(long)]
+        job: bool,
     },
     /// Start a final tournament among the versions in play, played by the ladder's workers.
     FinalStart {

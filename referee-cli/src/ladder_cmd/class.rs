@@ -55,9 +55,13 @@ pub async fn run(
             client.remove_version(bot, number).await.map_err(failed)?;
             outln!("{version} plays no more");
         }
-        AdminCommand::Again { id } => {
+        AdminCommand::Again { id, job: false } => {
             let job = client.play_again(id).await.map_err(failed)?;
             outln!("match {id} queued again (job {job})");
+        }
+        AdminCommand::Again { id, job: true } => {
+            let again = client.retry_job(id).await.map_err(failed)?;
+            outln!("job {id} queued again (job {again})");
         }
         AdminCommand::FinalStart {
             schedule,

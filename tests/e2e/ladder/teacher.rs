@@ -212,6 +212,24 @@ fn a_teacher_makes_accounts_sets_a_deadline_freezes_and_grades_a_final() {
         let board = String::from_utf8(board.stdout).unwrap();
         let first = board.lines().nth(1).unwrap_or_default();
         assert!(first.contains(&expected[0]), "{board}");
+        // A match played out is not played again: its result stands.
+        let played = block_on(admin.matches_of("rand-a", 1)).unwrap()[0].id;
+        let again = referee()
+            .args([
+                "ladder",
+                "admin",
+                "--server",
+                &server.url,
+                "--token",
+                token,
+                "again",
+            ])
+            .arg(played.to_string())
+            .output()
+            .unwrap();
+        assert!(!again.status.success());
+        let said = String::from_utf8_lossy(&again.stderr);
+        assert!(said.contains("was played out: its result stands"), "{said}");
         server.stop();
     }
 }
