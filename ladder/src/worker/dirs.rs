@@ -27,6 +27,43 @@ pub(super) struct Dirs {
     pub(super) outside: Vec<PathBuf>,
 }
 
+/// The start of a spilled directory's name: `referee-worker-PID-RANDOM`.
+const SPILL_PREFIX: &str = "referee-worker-";
+
+/// Removes the spilled directories under `base` of workers of this user that ended without
+/// removing theirs (killed): those whose process is gone. A name that is not of this form, a
+/// link, or another user's directory is left alone, and so is one whose process id is alive
+/// (whoever it is now).
+fn remove_stale_spills(base: &Path) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(base) else {
+        return;
+    };
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(SPILL_PREFIX))
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<i32>().ok())
+            .filter(|&pid| pid > 0)
+        else {
+            continue;
+        };
+        let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
+            continue;
+        };
+        // SAFETY: signal 0 only asks whether the process exists.
+        let gone = unsafe { libc::kill(pid, 0) } == -1
+            && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        if meta.is_dir() && meta.uid() == me && gone {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 /// A directory made for one worker's run, removed (with what is in it) when dropped.
 #[derive(Debug)]
 pub(super) struct Spilled(pub(super) PathBuf);
@@ -64,7 +101,12 @@ impl Dirs {
                         spill_base.display()
                     ))
                 })?;
-                let spill = spill_base.join(format!("referee-worker-{}", crate::auth::new_lease()));
+                remove_stale_spills(spill_base);
+                let spill = spill_base.join(format!(
+                    "{SPILL_PREFIX}{}-{}",
+                    std::process::id(),
+                    crate::auth::new_lease()
+                ));
                 std::fs::DirBuilder::new().mode(0o711).create(&spill)?;
                 eprintln!(
                     "worker: bots, which run as uids of their own, cannot pass through {} ({} is {}): their workdirs are in {} instead, removed when the worker stops",
@@ -149,6 +191,52 @@ mod tests {
         // Bots that run as the worker's user reach them anyway: nothing spilled.
         let dirs = Dirs::make(&top.path().join("worker"), false, spill.path()).unwrap();
         assert!(dirs.spilled.is_none() && dirs.seats.starts_with(top.path()));
+    }
+
+    #[test]
+    fn a_killed_workers_spilled_directory_goes_at_the_next_start() {
+        let top = dir_of(0o700);
+        let spill = dir_of(0o755);
+        let mut gone = std::process::Command::new("true").spawn().unwrap();
+        let dead = gone.id();
+        gone.wait().unwrap();
+        let alive = std::process::id();
+        let target = tempfile::tempdir().unwrap();
+        for name in [
+            format!("referee-worker-{dead}-stale"),
+            format!("referee-worker-{alive}-live"),
+            "referee-worker-junk".to_owned(),
+            "something-else".to_owned(),
+        ] {
+            std::fs::create_dir(spill.path().join(name)).unwrap();
+        }
+        let link = spill.path().join(format!("referee-worker-{dead}-link"));
+        std::os::unix::fs::symlink(target.path(), &link).unwrap();
+        let dirs = Dirs::make(&top.path().join("worker"), true, spill.path()).unwrap();
+        let left: std::collections::BTreeSet<String> = std::fs::read_dir(spill.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert!(
+            !left.contains(&format!("referee-worker-{dead}-stale")),
+            "{left:?}"
+        );
+        for kept in [
+            format!("referee-worker-{alive}-live"),
+            "referee-worker-junk".to_owned(),
+            "something-else".to_owned(),
+            format!("referee-worker-{dead}-link"),
+        ] {
+            assert!(left.contains(&kept), "{kept}: {left:?}");
+        }
+        assert!(target.path().is_dir());
+        // Its own is named by its process id.
+        let own = dirs.spilled.clone().unwrap().0.clone();
+        let own_name = own.file_name().unwrap().to_str().unwrap().to_owned();
+        assert!(
+            own_name.starts_with(&format!("referee-worker-{alive}-")),
+            "{own_name}"
+        );
     }
 
     #[test]
