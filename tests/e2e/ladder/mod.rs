@@ -4,6 +4,7 @@
 //! under CI a missing PostgreSQL fails).
 
 mod board;
+mod board_scale_smoke;
 mod crash;
 mod flow;
 mod harness;
