@@ -487,14 +487,15 @@ impl Store {
     }
 
     /// The specs of the match jobs queued since `since` (the tables seated lately), oldest
-    /// first, with when each was queued.
+    /// first, with when each was queued (read through the index on `created_ms`: a ladder's
+    /// old jobs are not read).
     ///
     /// # Errors
     /// [`StoreError::Database`].
     pub async fn recent_matches(&self, since: i64) -> Result<Vec<(i64, String)>, StoreError> {
         Ok(sqlx::query_as(
             "SELECT created_ms, spec FROM jobs WHERE kind = 'match' AND created_ms >= $1 \
-             ORDER BY id",
+             ORDER BY created_ms, id",
         )
         .bind(since)
         .fetch_all(&self.pool)
