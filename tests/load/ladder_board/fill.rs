@@ -175,6 +175,7 @@ async fn record_all(home: &Path, field: &Field, label: &str) -> (u64, i64) {
                     score: record.scores[n],
                     rank: record.ranks[n],
                     faults: record.fault_count(n) as i64,
+                    times: record.stats[n].times.clone(),
                 })
                 .collect(),
         };
