@@ -68,6 +68,8 @@ async fn a_class_list_makes_accounts_whose_links_give_a_token_once() {
     for _ in 0..2 {
         let answer = http.get(&link).send().await.unwrap();
         assert_eq!(answer.status(), StatusCode::OK);
+        // The code in its address is sent nowhere from it.
+        assert_eq!(answer.headers()["referrer-policy"], "no-referrer");
         assert!(answer.text().await.unwrap().contains("Welcome, ada"));
     }
     let answer = http.get(&link).send().await.unwrap();

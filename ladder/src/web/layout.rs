@@ -59,7 +59,8 @@ pub fn page(title: &str, viewer: &Viewer, content: Markup) -> Markup {
     }
 }
 
-/// `markup` as an HTML answer with the headers of every page (no caching: a board is live).
+/// `markup` as an HTML answer with the headers of every page: no caching (a board is live),
+/// and no `Referer` sent from it (a one-time link's code, a page's address, stay here).
 pub fn respond(markup: Markup) -> Response {
     let mut headers = HeaderMap::new();
     headers.insert(
@@ -71,6 +72,7 @@ pub fn respond(markup: Markup) -> Response {
         "x-content-type-options",
         HeaderValue::from_static("nosniff"),
     );
+    headers.insert("referrer-policy", HeaderValue::from_static("no-referrer"));
     (StatusCode::OK, headers, Html(markup.into_string())).into_response()
 }
 
