@@ -144,8 +144,20 @@ impl Client {
     /// # Errors
     /// [`ClientError`].
     pub async fn standings(&self) -> Result<Vec<StandingRow>, ClientError> {
-        self.json(self.request(reqwest::Method::GET, "/api/v1/standings"))
-            .await
+        self.standings_in(None).await
+    }
+
+    /// The standings of class group `group` (each keeping its place on the whole ladder), or
+    /// all of them.
+    ///
+    /// # Errors
+    /// [`ClientError`].
+    pub async fn standings_in(&self, group: Option<&str>) -> Result<Vec<StandingRow>, ClientError> {
+        let path = match group {
+            Some(group) => format!("/api/v1/standings?group={}", escaped(group)),
+            None => "/api/v1/standings".to_owned(),
+        };
+        self.json(self.request(reqwest::Method::GET, &path)).await
     }
 
     /// Submits `upload` as a new version of bot `bot` in `lang`.

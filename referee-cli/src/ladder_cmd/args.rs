@@ -200,6 +200,9 @@ pub struct StandingsArgs {
     /// The server's URL.
     #[arg(long, value_name = "URL", env = "REFEREE_LADDER_SERVER")]
     pub server: String,
+    /// Only the versions of this class group's owners (each keeping its rank on the ladder).
+    #[arg(long, value_name = "NAME")]
+    pub group: Option<String>,
     /// JSON instead of a table.
     #[arg(long)]
     pub json: bool,

@@ -282,7 +282,7 @@ fn render_status(status: &ladder::service::VersionStatus) {
 
 async fn standings(args: args::StandingsArgs) -> anyhow::Result<ExitCode> {
     let rows = Client::new(&args.server, None)
-        .standings()
+        .standings_in(args.group.as_deref())
         .await
         .map_err(failed)?;
     if args.json {

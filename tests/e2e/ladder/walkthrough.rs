@@ -59,6 +59,13 @@ fn the_class_ladder_walkthrough_runs_as_it_stands() {
         &dir,
     );
     assert!(text.contains("ada-bot.v1: ready"), "{text}");
+    // Group A's standings: ada's version, not the built-ins (whose owners have no group).
+    let board = text.split_once("rank").map(|(_, b)| b).unwrap_or_default();
+    assert!(board.contains("ada-bot.v1"), "{text}");
+    assert!(
+        !board.contains("teacher.v1") && !board.contains("baseline.v1"),
+        "{text}"
+    );
 
     // 4. The deadline, the freeze, the final.
     let text = run_script(&exports, &blocks[3], &dir);
