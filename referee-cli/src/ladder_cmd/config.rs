@@ -141,4 +141,18 @@ mod tests {
         let (again, _, _) = read(&path).unwrap_or_else(|e| panic!("{}", e.message));
         assert_ne!(config.seed, again.seed);
     }
+
+    #[test]
+    fn the_class_ladder_example_is_a_ladder_of_two_baselines() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/class-ladder.toml");
+        let (config, bots, _) = read(&path).unwrap_or_else(|e| panic!("{}", e.message));
+        assert_eq!(
+            (config.game.as_str(), config.min_players, config.max_players),
+            ("vabanque", 3, 4)
+        );
+        let names: Vec<&str> = bots.iter().map(|b| b.name.as_str()).collect();
+        assert_eq!(names, ["baseline", "teacher"]);
+        assert!(bots.iter().all(|b| b.lang == "builtin"));
+    }
 }
