@@ -17,43 +17,15 @@
 #[path = "../load/ladder_load/mod.rs"]
 mod load;
 
-use std::path::{Path, PathBuf};
+#[path = "../load/bench_setup.rs"]
+mod bench_setup;
+#[path = "../load/databases.rs"]
+mod databases;
+
+use bench_setup::{build_referee, setting};
+use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
-
-/// A setting from the environment, or its default.
-fn setting<T: std::str::FromStr>(name: &str, default: T) -> T {
-    match std::env::var(name) {
-        Ok(text) => text
-            .parse()
-            .unwrap_or_else(|_| panic!("{name}={text:?} is not a number")),
-        Err(_) => default,
-    }
-}
-
-/// Builds the referee this bench drives (a release build, beside this bench's binary), so
-/// that it never measures a stale one, and returns its path.
-fn build_referee(root: &Path) -> PathBuf {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(cargo)
-        .args([
-            "build",
-            "--release",
-            "-p",
-            "referee-cli",
-            "--bin",
-            "referee",
-        ])
-        .current_dir(root)
-        .status()
-        .expect("cargo runs");
-    assert!(status.success(), "cargo build of the referee failed");
-    // target/release/deps/ladder_load-HASH → target/release/referee
-    let exe = std::env::current_exe().unwrap();
-    let path = exe.parent().unwrap().parent().unwrap().join("referee");
-    assert!(path.exists(), "{} is missing", path.display());
-    path
-}
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))

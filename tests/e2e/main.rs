@@ -12,6 +12,9 @@ mod class_tournament;
 mod cli_errors;
 mod counters;
 mod covert;
+// The ladder benches' databases, for their smoke tests (ladder::load_smoke, board_scale_smoke).
+#[path = "../load/databases.rs"]
+mod databases;
 mod determinism;
 mod doc_code;
 mod doc_commands;

@@ -6,9 +6,9 @@ use serde_json::{Value, json};
 use super::fill::fill;
 use super::http::{Timing, get, time};
 use super::paint::{Load, Loads, loads};
-use super::postgres::PgDatabase;
 use super::serve::Server;
 use super::{Database, Env, Field, Filled, Plan};
+use crate::databases::PgDatabase;
 
 /// The board's style and script, as `layout::page` links them.
 const ASSETS: [&str; 2] = ["/assets/board.css", "/assets/board.js"];
@@ -37,7 +37,10 @@ pub(super) fn measure(env: &Env, plan: &Plan, field: &Field, db: &Database) -> B
     std::fs::create_dir_all(&dir).unwrap();
     let pg = match db {
         Database::Sqlite => None,
-        Database::Postgres(admin) => Some(PgDatabase::create(admin)),
+        Database::Postgres(admin) => Some(PgDatabase::create(
+            admin,
+            &format!("ladder_board_{}", std::process::id()),
+        )),
     };
     let filled = fill(
         env,

@@ -23,10 +23,10 @@ mod field;
 mod fill;
 mod http;
 mod paint;
-mod postgres;
 mod report;
 mod serve;
 
+pub use crate::databases::Database;
 pub use field::{Field, play_field};
 pub use fill::Filled;
 pub use report::Report;
@@ -61,26 +61,6 @@ pub struct Env {
     pub dir: PathBuf,
     /// Makes a `referee` command (the binary under test).
     pub referee: Box<dyn Fn() -> Command>,
-}
-
-/// A database the ladder runs on.
-#[derive(Clone, Debug)]
-pub enum Database {
-    /// SQLite, in the ladder's home.
-    Sqlite,
-    /// A fresh PostgreSQL database made with this URL's role (one that may create databases,
-    /// as `REFEREE_TEST_POSTGRES`'s) and dropped after the run.
-    Postgres(String),
-}
-
-impl Database {
-    /// Its name in the results.
-    pub fn label(&self) -> &'static str {
-        match self {
-            Database::Sqlite => "sqlite",
-            Database::Postgres(_) => "postgresql",
-        }
-    }
 }
 
 /// Runs the whole benchmark: the field's matches played once, then on each of `dbs` a ladder

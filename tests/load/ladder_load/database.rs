@@ -7,51 +7,10 @@ use std::process::Command;
 
 use super::cpu::process_cpu;
 
-/// A database a ladder runs on.
-#[derive(Clone, Debug)]
-pub enum Database {
-    /// SQLite, in the ladder's home.
-    Sqlite,
-    /// A fresh PostgreSQL database made with this URL's role (one that may create databases,
-    /// as `REFEREE_TEST_POSTGRES`'s) and dropped after the run.
-    Postgres(String),
-}
-
-impl Database {
-    /// Its name in the results.
-    pub fn label(&self) -> &'static str {
-        match self {
-            Database::Sqlite => "sqlite",
-            Database::Postgres(_) => "postgresql",
-        }
-    }
-}
-
-/// A PostgreSQL database made for one ladder, dropped with this.
-pub(super) struct PgDatabase {
-    admin: String,
-    name: String,
-    pub(super) url: String,
-}
+use crate::databases::psql;
+pub use crate::databases::{Database, PgDatabase};
 
 impl PgDatabase {
-    /// Makes the database `ladder_load_LABEL_PID` with `admin`'s role (dropping one left by a
-    /// run of the same process id first).
-    pub(super) fn create(admin: &str, label: &str) -> PgDatabase {
-        let name = format!("ladder_load_{label}_{}", std::process::id());
-        let _ = psql(
-            admin,
-            &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
-        );
-        psql(admin, &format!("CREATE DATABASE {name}"));
-        let base = admin.rsplit_once('/').map_or(admin, |(base, _)| base);
-        PgDatabase {
-            admin: admin.to_owned(),
-            url: format!("{base}/{name}"),
-            name,
-        }
-    }
-
     /// The CPU seconds so far of each backend serving this database (but the caller's).
     pub(super) fn backends(&self) -> BTreeMap<u32, f64> {
         psql(
@@ -72,32 +31,6 @@ impl PgDatabase {
             .parse()
             .expect("pg_database_size is a number")
     }
-}
-
-impl Drop for PgDatabase {
-    fn drop(&mut self) {
-        let _ = Command::new("psql")
-            .args([
-                &self.admin,
-                "-qc",
-                &format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name),
-            ])
-            .output();
-    }
-}
-
-/// Runs `sql` with Debian's `psql` on `url`; its output, unaligned and without headers.
-fn psql(url: &str, sql: &str) -> String {
-    let out = Command::new("psql")
-        .args([url, "-qAtc", sql])
-        .output()
-        .expect("psql runs");
-    assert!(
-        out.status.success(),
-        "psql {sql}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// The bytes of every file under `path` (a file: its own).

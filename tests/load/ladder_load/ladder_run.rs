@@ -193,7 +193,10 @@ pub(super) fn run_ladder(
     let home = dir.join("home");
     let pg = match db {
         Database::Sqlite => None,
-        Database::Postgres(admin) => Some(PgDatabase::create(admin, db.label())),
+        Database::Postgres(admin) => Some(PgDatabase::create(
+            admin,
+            &format!("ladder_load_{}_{}", db.label(), std::process::id()),
+        )),
     };
     let mut init = referee(env);
     init.args(["ladder", "init"])
