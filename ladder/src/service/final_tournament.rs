@@ -261,7 +261,7 @@ impl Ladder {
 
     /// The matches of final `row` so far (the last played of each of its schedule's ids),
     /// with their logs and stderr if `files`.
-    async fn final_played(
+    async fn final_matches_so_far(
         &self,
         row: &FinalRow,
         files: bool,
@@ -289,11 +289,10 @@ impl Ladder {
         };
         let spec = spec_of(&row)?;
         let (open, failed) = self.store.final_jobs_open(row.id).await?;
-        let played = self.store.final_matches(row.id).await?;
-        let played_ids: std::collections::BTreeSet<i64> = played.iter().map(|(i, _)| *i).collect();
+        let played = self.store.final_played(row.id).await?;
         let done = open == 0;
         if done && row.standings.is_none() {
-            let matches = self.final_played(&row, false).await?;
+            let matches = self.final_matches_so_far(&row, false).await?;
             let standings = if matches.is_empty() {
                 Vec::new()
             } else {
@@ -319,7 +318,7 @@ impl Ladder {
             players: identity.players,
             matches: identity.matches,
             duplicate: identity.duplicate,
-            played: played_ids.len() as u64,
+            played: played as u64,
             failed,
             done,
             started_ms: row.created_ms,
@@ -342,7 +341,7 @@ impl Ladder {
             .await?
             .ok_or_else(|| ServiceError::NotFound("no final tournament".into()))?;
         let spec = spec_of(&row)?;
-        let matches = self.final_played(&row, true).await?;
+        let matches = self.final_matches_so_far(&row, true).await?;
         export_final(&matches, &spec.identity, out).map_err(|e| bad(e.to_string()))?;
         let dir = referee::safe_fs::SafeDir::open(out).map_err(std::io::Error::other)?;
         let checks = dir

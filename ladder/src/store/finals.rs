@@ -113,6 +113,22 @@ impl Store {
             .collect()
     }
 
+    /// How many of final `id`'s schedule's matches are played (a match played again counts
+    /// once).
+    ///
+    /// # Errors
+    /// [`StoreError::Database`].
+    pub async fn final_played(&self, id: i64) -> Result<i64, StoreError> {
+        let (played,): (i64,) = sqlx::query_as(
+            "SELECT COUNT(DISTINCT j.final_index) FROM matches m JOIN jobs j ON j.id = m.job_id \
+             WHERE j.final_id = $1",
+        )
+        .bind(id)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(played)
+    }
+
     /// How many of final `id`'s match jobs are still queued or leased, and how many failed
     /// for good.
     ///

@@ -35,7 +35,7 @@ enum Outcome {
 pub struct AdminForm {
     csrf: String,
     /// What to do: pause, resume, freeze, thaw, deadline, lift-deadline, class, token,
-    /// remove-version, again, final.
+    /// remove-version, again, retry, final.
     action: String,
     deadline: Option<String>,
     csv: Option<String>,
@@ -276,6 +276,93 @@ fn handout(name: Option<&str>) -> Handout {
     }
 }
 
+/// What `form` asks of the ladder, done by `caller`: what to show above the forms.
+async fn perform(
+    ladder: &crate::service::Ladder,
+    caller: &Account,
+    form: &AdminForm,
+) -> Result<Outcome, ServiceError> {
+    let done = |line: &str| Outcome::Done(line.to_owned());
+    Ok(match form.action.as_str() {
+        "pause" => {
+            ladder.set_paused(caller, true).await?;
+            done("Ranked matches are paused.")
+        }
+        "resume" => {
+            ladder.set_paused(caller, false).await?;
+            done("Ranked matches are played again.")
+        }
+        "freeze" => {
+            ladder.set_frozen(caller, true).await?;
+            done("The ladder is frozen: no submission, no ranked match.")
+        }
+        "thaw" => {
+            ladder.set_frozen(caller, false).await?;
+            done("The ladder is thawed.")
+        }
+        "deadline" => {
+            let at = crate::utc::parse(form.deadline.as_deref().unwrap_or_default())
+                .map_err(|e| ServiceError::BadRequest(e.to_string()))?;
+            ladder.set_deadline(caller, Some(at)).await?;
+            Outcome::Done(format!("Submissions close at {}.", crate::utc::show(at)))
+        }
+        "lift-deadline" => {
+            ladder.set_deadline(caller, None).await?;
+            done("The deadline is lifted.")
+        }
+        "class" => {
+            let members = read_class_csv(form.csv.as_deref().unwrap_or_default())?;
+            let handout = handout(form.handout.as_deref());
+            let import = ClassImport { members, handout };
+            Outcome::Handed(ladder.import_class(caller, &import).await?)
+        }
+        "token" => {
+            let name = form.name.as_deref().unwrap_or_default();
+            let reset = TokenReset {
+                handout: handout(form.handout.as_deref()),
+            };
+            Outcome::Handed(vec![ladder.reset_token(caller, name, &reset).await?])
+        }
+        "remove-version" => {
+            let bot = form.bot.as_deref().unwrap_or_default().trim();
+            let n = number::<i64>(form.number.as_ref(), "a version")?.unwrap_or(0);
+            ladder.remove_version(caller, bot, n).await?;
+            Outcome::Done(format!("{bot}.v{n} plays no more."))
+        }
+        "again" => {
+            let id = number::<i64>(form.id.as_ref(), "a match")?.unwrap_or(0);
+            let job = ladder.play_again(caller, id).await?;
+            Outcome::Done(format!("Match {id} is queued again (job {job})."))
+        }
+        "retry" => {
+            let id = number::<i64>(form.id.as_ref(), "a job")?.unwrap_or(0);
+            let job = ladder.retry_job(caller, id).await?;
+            Outcome::Done(format!("Job {id} is queued again (job {job})."))
+        }
+        "final" => {
+            let request = FinalRequest {
+                schedule: form.schedule.clone(),
+                players: number(form.players.as_ref(), "players")?,
+                matches: number(form.matches.as_ref(), "matches")?,
+                duplicate: Some(form.duplicate.is_some()),
+            };
+            let started = ladder.start_final(caller, &request).await?;
+            Outcome::Done(format!(
+                "Final {} started: {} matches among {} versions.",
+                started.id,
+                started.matches,
+                started.field.len()
+            ))
+        }
+        other => {
+            return Err(ServiceError::BadRequest(format!(
+                "no action {:?}",
+                other.chars().take(40).collect::<String>()
+            )));
+        }
+    })
+}
+
 /// `POST /admin`.
 pub async fn act(State(web): State<Web>, viewer: Viewer, Form(form): Form<AdminForm>) -> Response {
     let Some(caller) = admin(&viewer) else {
@@ -292,109 +379,7 @@ pub async fn act(State(web): State<Web>, viewer: Viewer, Form(form): Form<AdminF
         )
         .await;
     }
-    let ladder = &web.ladder;
-    let done = |line: &str| Ok(Outcome::Done(line.to_owned()));
-    let outcome: Result<Outcome, ServiceError> =
-        match form.action.as_str() {
-            "pause" => ladder
-                .set_paused(caller, true)
-                .await
-                .and_then(|()| done("Ranked matches are paused.")),
-            "resume" => ladder
-                .set_paused(caller, false)
-                .await
-                .and_then(|()| done("Ranked matches are played again.")),
-            "freeze" => ladder
-                .set_frozen(caller, true)
-                .await
-                .and_then(|()| done("The ladder is frozen: no submission, no ranked match.")),
-            "thaw" => ladder
-                .set_frozen(caller, false)
-                .await
-                .and_then(|()| done("The ladder is thawed.")),
-            "deadline" => match crate::utc::parse(form.deadline.as_deref().unwrap_or_default()) {
-                Ok(at) => ladder.set_deadline(caller, Some(at)).await.map(|()| {
-                    Outcome::Done(format!("Submissions close at {}.", crate::utc::show(at)))
-                }),
-                Err(e) => Err(ServiceError::BadRequest(e.to_string())),
-            },
-            "lift-deadline" => ladder
-                .set_deadline(caller, None)
-                .await
-                .and_then(|()| done("The deadline is lifted.")),
-            "class" => match read_class_csv(form.csv.as_deref().unwrap_or_default()) {
-                Ok(members) => ladder
-                    .import_class(
-                        caller,
-                        &ClassImport {
-                            members,
-                            handout: handout(form.handout.as_deref()),
-                        },
-                    )
-                    .await
-                    .map(Outcome::Handed),
-                Err(e) => Err(e),
-            },
-            "token" => ladder
-                .reset_token(
-                    caller,
-                    form.name.as_deref().unwrap_or_default(),
-                    &TokenReset {
-                        handout: handout(form.handout.as_deref()),
-                    },
-                )
-                .await
-                .map(|h| Outcome::Handed(vec![h])),
-            "remove-version" => {
-                let bot = form.bot.as_deref().unwrap_or_default().trim();
-                match number::<i64>(form.number.as_ref(), "a version") {
-                    Ok(n) => {
-                        let n = n.unwrap_or(0);
-                        ladder
-                            .remove_version(caller, bot, n)
-                            .await
-                            .map(|()| Outcome::Done(format!("{bot}.v{n} plays no more.")))
-                    }
-                    Err(e) => Err(e),
-                }
-            }
-            "again" => match number::<i64>(form.id.as_ref(), "a match") {
-                Ok(id) => {
-                    let id = id.unwrap_or(0);
-                    ladder.play_again(caller, id).await.map(|job| {
-                        Outcome::Done(format!("Match {id} is queued again (job {job})."))
-                    })
-                }
-                Err(e) => Err(e),
-            },
-            "final" => {
-                let sizes = number::<usize>(form.players.as_ref(), "players")
-                    .and_then(|p| Ok((p, number::<u64>(form.matches.as_ref(), "matches")?)));
-                match sizes {
-                    Ok((players, matches)) => {
-                        let request = FinalRequest {
-                            schedule: form.schedule.clone(),
-                            players,
-                            matches,
-                            duplicate: Some(form.duplicate.is_some()),
-                        };
-                        ladder.start_final(caller, &request).await.map(|started| {
-                            Outcome::Done(format!(
-                                "Final {} started: {} matches among {} versions.",
-                                started.id,
-                                started.matches,
-                                started.field.len()
-                            ))
-                        })
-                    }
-                    Err(e) => Err(e),
-                }
-            }
-            other => Err(ServiceError::BadRequest(format!(
-                "no action {:?}",
-                other.chars().take(40).collect::<String>()
-            ))),
-        };
+    let outcome = perform(&web.ladder, caller, &form).await;
     match outcome {
         Ok(outcome) => shown(&web, &viewer, StatusCode::OK, outcome).await,
         Err(error) if error.status() == StatusCode::INTERNAL_SERVER_ERROR => error.into_response(),

@@ -12,6 +12,21 @@ use reqwest::header::COOKIE;
 
 const CLASS: &str = "name,contact,group\nada,ada@example.org,A\n\nalan , s1234 , B\ngrace\n";
 
+/// `POST /admin` with `form`, from the session whose cookie header is `session`.
+async fn post_admin(
+    http: &reqwest::Client,
+    url: &str,
+    session: &str,
+    form: &[(&str, &str)],
+) -> reqwest::Response {
+    http.post(format!("{url}/admin"))
+        .header(COOKIE, session)
+        .form(form)
+        .send()
+        .await
+        .unwrap()
+}
+
 #[test]
 fn a_class_list_reads_with_or_without_its_header_and_names_every_wrong_row() {
     let members = read_class_csv(CLASS).unwrap();
@@ -335,57 +350,57 @@ async fn the_admins_page_is_the_admins_and_its_forms_carry_the_session_csrf() {
     ] {
         assert!(page.contains(part), "{part}: {page}");
     }
-    let forged = http
-        .post(format!("{url}/admin"))
-        .header(COOKIE, &session)
-        .form(&[("csrf", "0"), ("action", "freeze")])
-        .send()
-        .await
-        .unwrap();
+    let forged = post_admin(
+        &http,
+        &url,
+        &session,
+        &[("csrf", "0"), ("action", "freeze")],
+    )
+    .await;
     assert_eq!(forged.status(), StatusCode::FORBIDDEN);
     assert!(!ladder.frozen().await.unwrap());
-    let made = http
-        .post(format!("{url}/admin"))
-        .header(COOKIE, &session)
-        .form(&[
+    let made = post_admin(
+        &http,
+        &url,
+        &session,
+        &[
             ("csrf", csrf.as_str()),
             ("action", "class"),
             ("csv", "ada,,A\n<b>x</b>\n"),
             ("handout", "token"),
-        ])
-        .send()
-        .await
-        .unwrap();
+        ],
+    )
+    .await;
     assert_eq!(made.status(), StatusCode::BAD_REQUEST);
     let text = made.text().await.unwrap();
     assert!(text.contains("line 2: a name is"), "{text}");
     assert!(!text.contains("<b>x</b>"), "{text}");
-    let made = http
-        .post(format!("{url}/admin"))
-        .header(COOKIE, &session)
-        .form(&[
+    let made = post_admin(
+        &http,
+        &url,
+        &session,
+        &[
             ("csrf", csrf.as_str()),
             ("action", "class"),
             ("csv", "ada,,A\nalan,,B\n"),
             ("handout", "link"),
-        ])
-        .send()
-        .await
-        .unwrap();
+        ],
+    )
+    .await;
     assert_eq!(made.status(), StatusCode::OK);
     let text = made.text().await.unwrap();
     assert_eq!(text.matches("/welcome/").count(), 2, "{text}");
-    let deadline = http
-        .post(format!("{url}/admin"))
-        .header(COOKIE, &session)
-        .form(&[
+    let deadline = post_admin(
+        &http,
+        &url,
+        &session,
+        &[
             ("csrf", csrf.as_str()),
             ("action", "deadline"),
             ("deadline", "2030-01-02T03:04"),
-        ])
-        .send()
-        .await
-        .unwrap();
+        ],
+    )
+    .await;
     assert!(
         deadline
             .text()
@@ -402,6 +417,18 @@ async fn the_admins_page_is_the_admins_and_its_forms_carry_the_session_csrf() {
         board.contains("Submissions close at 2030-01-02 03:04 UTC."),
         "{board}"
     );
+    // Every repair's form reaches its action: an unknown match or job is said so.
+    for (action, said) in [("again", "no match 99"), ("retry", "no job 99")] {
+        let answer = post_admin(
+            &http,
+            &url,
+            &session,
+            &[("csrf", csrf.as_str()), ("action", action), ("id", "99")],
+        )
+        .await;
+        assert_eq!(answer.status(), StatusCode::NOT_FOUND, "{action}");
+        assert!(answer.text().await.unwrap().contains(said), "{action}");
+    }
     // An owner's session is refused the page and its actions.
     let ada = ladder
         .store()
@@ -419,13 +446,13 @@ async fn the_admins_page_is_the_admins_and_its_forms_carry_the_session_csrf() {
         .unwrap();
     let (owner_session, owner_csrf) =
         signed_in(&http, &url, handed.token.as_deref().unwrap()).await;
-    let refused = http
-        .post(format!("{url}/admin"))
-        .header(COOKIE, &owner_session)
-        .form(&[("csrf", owner_csrf.as_str()), ("action", "freeze")])
-        .send()
-        .await
-        .unwrap();
+    let refused = post_admin(
+        &http,
+        &url,
+        &owner_session,
+        &[("csrf", owner_csrf.as_str()), ("action", "freeze")],
+    )
+    .await;
     assert_eq!(refused.status(), StatusCode::SEE_OTHER);
     assert!(!ladder.frozen().await.unwrap());
     let grades = http

@@ -14,6 +14,15 @@ use crate::util::{referee, temp_dir};
 use serde_json::json;
 use std::time::Duration;
 
+/// `referee ladder admin --server URL --token TOKEN ARGS…`, run to its end.
+fn admin_cli(url: &str, token: &str, args: &[&str]) -> std::process::Output {
+    referee()
+        .args(["ladder", "admin", "--server", url, "--token", token])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn a_teacher_makes_accounts_sets_a_deadline_freezes_and_grades_a_final() {
     for (i, db) in databases("ladder teacher").into_iter().enumerate() {
@@ -147,56 +156,21 @@ fn a_teacher_makes_accounts_sets_a_deadline_freezes_and_grades_a_final() {
         // From the command line: a class list's tokens, the final's status and its export.
         let list = dir.join("more.csv");
         std::fs::write(&list, "grace,g@example.org,A\n").unwrap();
-        let made = referee()
-            .args([
-                "ladder",
-                "admin",
-                "--server",
-                &server.url,
-                "--token",
-                token,
-                "class",
-            ])
-            .arg(&list)
-            .output()
-            .unwrap();
+        let made = admin_cli(&server.url, token, &["class", list.to_str().unwrap()]);
         assert!(made.status.success(), "{made:?}");
         let printed = String::from_utf8(made.stdout).unwrap();
         assert!(
             printed.starts_with("name,group,contact,token,link\ngrace,A,g@example.org,rl_"),
             "{printed}"
         );
-        let status = referee()
-            .args([
-                "ladder",
-                "admin",
-                "--server",
-                &server.url,
-                "--token",
-                token,
-                "final-status",
-            ])
-            .output()
-            .unwrap();
+        let status = admin_cli(&server.url, token, &["final-status"]);
         let status = String::from_utf8(status.stdout).unwrap();
         assert!(
             status.contains("12 of 12 matches played (done)"),
             "{status}"
         );
         let out = dir.join("final");
-        let exported = referee()
-            .args([
-                "ladder",
-                "admin",
-                "--server",
-                &server.url,
-                "--token",
-                token,
-                "final-export",
-            ])
-            .arg(&out)
-            .output()
-            .unwrap();
+        let exported = admin_cli(&server.url, token, &["final-export", out.to_str().unwrap()]);
         assert!(exported.status.success(), "{exported:?}");
         assert!(out.join("report/index.html").is_file());
         assert_eq!(
@@ -214,19 +188,7 @@ fn a_teacher_makes_accounts_sets_a_deadline_freezes_and_grades_a_final() {
         assert!(first.contains(&expected[0]), "{board}");
         // A match played out is not played again: its result stands.
         let played = block_on(admin.matches_of("rand-a", 1)).unwrap()[0].id;
-        let again = referee()
-            .args([
-                "ladder",
-                "admin",
-                "--server",
-                &server.url,
-                "--token",
-                token,
-                "again",
-            ])
-            .arg(played.to_string())
-            .output()
-            .unwrap();
+        let again = admin_cli(&server.url, token, &["again", &played.to_string()]);
         assert!(!again.status.success());
         let said = String::from_utf8_lossy(&again.stderr);
         assert!(said.contains("was played out: its result stands"), "{said}");

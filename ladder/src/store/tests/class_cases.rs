@@ -110,6 +110,7 @@ async fn a_removed_version_leaves_play_and_a_final_holds_its_jobs() {
             })
         )));
         assert!(store.final_matches(id).await.unwrap().is_empty());
+        assert_eq!(store.final_played(id).await.unwrap(), 0);
     })
     .await;
 }
