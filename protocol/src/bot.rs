@@ -23,6 +23,13 @@ pub trait Bot<V, A, E> {
     fn wants_events(&self) -> bool {
         true
     }
+    /// Whether the bot takes its view as changes ([`crate::ViewMode::Delta`]): then every
+    /// request of a match after its first carries in `view` only what changed, as a merge patch
+    /// ([`crate::merge_patch`]) with `delta` set, and the bot keeps the whole view itself. A bot
+    /// that never reads the view (it plays from the legal list) saves reading it whole.
+    fn wants_delta(&self) -> bool {
+        false
+    }
     /// The referee refused something this bot sent (the default prints it to stderr).
     fn error(&mut self, error: &ErrorMsg) {
         eprintln!("referee error: {}: {}", error.fault, error.message);
@@ -114,6 +121,7 @@ where
             let mut hello = FromBot::hello(bot.name());
             if let FromBot::Hello(reply) = &mut hello {
                 reply.events = (!bot.wants_events()).then_some(false);
+                reply.view = bot.wants_delta().then_some(crate::ViewMode::Delta);
             }
             Handled::Reply(hello)
         }

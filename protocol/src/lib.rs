@@ -28,6 +28,7 @@ pub mod bouillabaisse;
 mod exit_codes;
 mod fault;
 pub mod machiavelli;
+mod merge_patch;
 mod messages;
 pub mod schema;
 mod suit;
@@ -35,9 +36,10 @@ pub mod vabanque;
 
 pub use exit_codes::ExitCode;
 pub use fault::FaultKind;
+pub use merge_patch::merge_patch;
 pub use messages::{
     ActionReply, ErrorMsg, EventMsg, FromBot, Goodbye, Hello, HelloReply, Limits, MatchEnd,
-    MatchStart, Request, ToBot,
+    MatchStart, Request, ToBot, ViewMode,
 };
 
 /// The protocol version this crate describes. A bot that declares another version in its

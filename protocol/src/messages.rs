@@ -55,6 +55,7 @@ impl<A> FromBot<A> {
             name: name.into(),
             protocol: Some(crate::PROTOCOL_VERSION),
             events: None,
+            view: None,
         })
     }
 }
@@ -119,6 +120,22 @@ pub struct HelloReply {
     /// `event` messages (saving both sides their cost). Optional; events are sent by default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub events: Option<bool>,
+    /// `"delta"`: after the first request of each match, each request's `view` is a JSON Merge
+    /// Patch (RFC 7386) of the bot's previous view in that match, and says `"delta": true`.
+    /// Optional; the whole view (`"full"`) is the default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<ViewMode>,
+}
+
+/// How a bot asks to be sent its view ([`HelloReply::view`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ViewMode {
+    /// The whole view in every request (the default).
+    #[default]
+    Full,
+    /// The whole view in a match's first request; then only what changed, as a merge patch.
+    Delta,
 }
 
 /// A match begins.
@@ -145,8 +162,14 @@ pub struct Request<V = Value, A = Value> {
     /// What is to be decided, e.g. `"chip"`, `"card"` or `"move"` in Vabanque.
     pub phase: String,
     /// The current state of the match as this seat may see it: a stateless bot can decide from
-    /// it alone. (History — who did what — comes in events.)
+    /// it alone. (History — who did what — comes in events.) For a bot that asked for
+    /// [`ViewMode::Delta`], when [`Request::delta`] is set, only what changed since its previous
+    /// request: a JSON Merge Patch (RFC 7386, see [`crate::merge_patch`]).
     pub view: V,
+    /// `true`: `view` is a merge patch of the previous request's view in this match, not the
+    /// whole view. Only ever sent to a bot that asked for [`ViewMode::Delta`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub delta: bool,
     /// Every legal action, when the game can list them cheaply; absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub legal: Option<Vec<A>>,

@@ -53,6 +53,7 @@ fn view(c: &mut Criterion) {
                 id: 41,
                 phase: "chip".to_string(),
                 view: &view,
+                delta: false,
                 legal: legal.as_ref().map(|l| l.iter().collect()),
                 time_left_ms: 1000,
             });

@@ -48,6 +48,12 @@ where
         false
     }
 
+    /// In a game that lists the legal actions the bot never reads the view, so it takes it as
+    /// changes: less to skip in every request.
+    fn wants_delta(&self) -> bool {
+        G::LISTS_ACTIONS
+    }
+
     fn decide(&mut self, request: &Request<Box<RawValue>, G::Action>) -> G::Action {
         let listed = request.legal.as_deref().unwrap_or_default();
         match listed.choose(&mut self.rng) {

@@ -146,3 +146,65 @@ fn a_bot_that_says_events_false_gets_no_events_and_plays_the_same() {
     assert!(received[1] > 50, "{received:?}");
     assert_eq!(results[0], results[1], "the match itself is the same");
 }
+
+/// A bot that asks for its views as changes rebuilds, from the first whole view and the merge
+/// patches after it, exactly the views a bot asking for whole views is sent: the same match
+/// played both ways gives the same view at every request, and so the same actions and result,
+/// in fewer bytes.
+#[test]
+fn a_bot_that_takes_views_as_changes_holds_the_same_views() {
+    let dir = temp_dir("view-delta");
+    let mut runs = Vec::new();
+    for mode in ["full", "delta"] {
+        let stderr_dir = dir.join(mode);
+        let out = run(&[
+            "match",
+            "--game",
+            "vabanque",
+            "--seed",
+            "7",
+            "--format",
+            "json",
+            "--time-limit-ms",
+            LIMIT_MS,
+            "--stderr-dir",
+            stderr_dir.to_str().unwrap(),
+            "--bot",
+            &format!("p={} {mode}", file("tests/bots/view_probe.py")),
+            "--bot",
+            "r1=builtin:random",
+            "--bot",
+            "r2=builtin:random",
+            "--bot",
+            "r3=builtin:random",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(record["faults"], serde_json::json!([]));
+        let text = std::fs::read_to_string(stderr_dir.join("p.stderr")).unwrap();
+        let views: Vec<&str> = text.lines().filter(|l| l.starts_with("view ")).collect();
+        let figure = |name: &str| -> usize {
+            text.lines()
+                .find_map(|l| l.strip_prefix(name))
+                .unwrap_or_else(|| panic!("no {name} in {text}"))
+                .parse()
+                .unwrap()
+        };
+        runs.push((
+            record["scores"].clone(),
+            views.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
+            figure("patches: "),
+            figure("request bytes: "),
+        ));
+    }
+    let (full, delta) = (&runs[0], &runs[1]);
+    assert_eq!(full.1.len(), 26, "a seat of 4 decides 26 times");
+    assert_eq!(full.1, delta.1, "the same view at every request");
+    assert_eq!(full.0, delta.0, "the same match");
+    assert_eq!(full.2, 0, "a bot that did not ask gets whole views");
+    assert_eq!(
+        delta.2, 25,
+        "every request but the match's first is a patch"
+    );
+    assert!(delta.3 < full.3, "{} bytes ≥ {}", delta.3, full.3);
+}

@@ -56,10 +56,17 @@ pub(super) async fn ask<G: Game, B: Talk>(
             .expect("an absent seat is ejected before it is asked");
         let id = player.next_id;
         player.next_id += 1;
+        // A bot that takes its view as changes is sent what changed since its last request.
+        let changes = state.delta.as_mut().and_then(|d| d.next(&view));
+        let (sent, delta) = match &changes {
+            Some(changes) => (SentView::Json(&changes.json), changes.patch),
+            None => (SentView::Whole(&view), false),
+        };
         let request = |time_left_ms| Request {
             id,
             phase: turn.phase.to_string(),
-            view: &view,
+            view: &sent,
+            delta,
             legal: legal.as_ref().map(|l| l.iter().collect()),
             time_left_ms,
         };
@@ -77,6 +84,15 @@ pub(super) async fn ask<G: Game, B: Talk>(
     };
     answer.action = answer.action.and_then(|action| check_legal(game, action));
     answer
+}
+
+/// A request's `view` as written: the game's own, or the JSON of a bot that takes its view as
+/// changes ([`super::view_delta`]).
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+enum SentView<'a, V> {
+    Whole(&'a V),
+    Json(&'a serde_json::value::RawValue),
 }
 
 /// Calls a built-in bot, timing the call.
@@ -122,8 +138,9 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
     let mut noise = bot.read_before_request(id, max_noise);
     if noise.len() >= max_noise || noise.last().is_some_and(|f| f.fault.is_terminal()) {
         // The bot is stopped by these faults; the last of them is the decision's, and the
-        // request is never written.
+        // request is never written (nor the view it carried: the next is sent whole).
         state.pending.clear();
+        state.forget_view();
         let last = noise.pop().expect("at least one fault");
         return Answer {
             action: Err(last),
@@ -157,6 +174,7 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
     let written = bot.write(&state.pending, allowance.wait).await;
     state.pending.clear();
     if let Err(fault) = written {
+        state.forget_view();
         return Answer {
             action: Err(fault),
             noise,
@@ -166,24 +184,14 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
             reply_pending: false,
         };
     }
-    let (limit, wall_wait) = if cpu_basis {
-        (
-            format!(
-                "{CPU_WALL_CAP} times {} in wall time (the limit is on CPU time){}",
-                allowance.describe(),
-                allowance.first_decision_note()
-            ),
-            allowance.wait * CPU_WALL_CAP,
-        )
+    let limit = LimitText {
+        allowance,
+        cpu_basis,
+    };
+    let wall_wait = if cpu_basis {
+        allowance.wait * CPU_WALL_CAP
     } else {
-        (
-            format!(
-                "{}{}",
-                allowance.describe(),
-                allowance.first_decision_note()
-            ),
-            allowance.wait,
-        )
+        allowance.wait
     };
     let wait = ReplyWait {
         id,
@@ -223,6 +231,30 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
         asked: Some(id),
         late: bot.take_late_replies(),
         reply_pending,
+    }
+}
+
+/// The limit a wait for a reply enforces, as a timeout's message names it: written out only for
+/// a fault, not at every decision.
+struct LimitText {
+    allowance: Allowance,
+    cpu_basis: bool,
+}
+
+impl std::fmt::Display for LimitText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (allowance, note) = (
+            self.allowance.describe(),
+            self.allowance.first_decision_note(),
+        );
+        if self.cpu_basis {
+            write!(
+                f,
+                "{CPU_WALL_CAP} times {allowance} in wall time (the limit is on CPU time){note}"
+            )
+        } else {
+            write!(f, "{allowance}{note}")
+        }
     }
 }
 

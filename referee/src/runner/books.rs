@@ -7,6 +7,7 @@ use super::log::{LogRecord, MatchLog};
 use super::players::{Player, line};
 use super::policy::FaultPolicy;
 use super::record::{FaultRecord, Outside, SeatStats};
+use super::view_delta::ViewDelta;
 use crate::seat::{Clock, Fault, LateReply, RecentStderr, Talk};
 use engine::{Addressed, Game};
 use protocol::{ErrorMsg, EventMsg, ToBot};
@@ -45,6 +46,8 @@ pub(super) struct SeatState {
     /// The requests that timed out with no reply yet, with the index of their fault in
     /// [`Books::faults`]: a late reply is told in that fault's message.
     awaiting: Vec<(u64, usize)>,
+    /// The views last sent, for a bot that takes them as changes.
+    pub delta: Option<ViewDelta>,
 }
 
 impl SeatState {
@@ -66,6 +69,15 @@ impl SeatState {
             keep_stderr: false,
             stderr: None,
             awaiting: Vec::new(),
+            delta: player.wants_delta.then(ViewDelta::default),
+        }
+    }
+
+    /// Forgets the view last prepared for the bot, which it may not have received: its next
+    /// request carries the whole view.
+    pub fn forget_view(&mut self) {
+        if let Some(delta) = &mut self.delta {
+            delta.forget();
         }
     }
 

@@ -23,6 +23,7 @@ mod record;
 pub(crate) mod tally;
 #[cfg(test)]
 mod tests;
+mod view_delta;
 
 pub use game_records::{GameRecords, start_record};
 pub use histogram::TimeHistogram;

@@ -4,7 +4,7 @@
 
 use crate::seat::{BotSpec, Fault, Launch, ProcessBot, ProcessOptions, Seat, Talk, TimeControl};
 use engine::Game;
-use protocol::{FaultKind, Goodbye, Hello, PROTOCOL_VERSION, ToBot};
+use protocol::{FaultKind, Goodbye, Hello, PROTOCOL_VERSION, ToBot, ViewMode};
 use std::time::Duration;
 
 /// One seat's player for the matches to come; its bot, when it speaks the protocol, is a `B`
@@ -22,6 +22,8 @@ pub struct Player<G: Game, B = ProcessBot> {
     pub hello_name: Option<String>,
     /// Whether the bot wants `event` messages (it may say `"events": false` in its hello).
     pub wants_events: bool,
+    /// Whether the bot takes its view as changes (it may say `"view": "delta"` in its hello).
+    pub wants_delta: bool,
     /// A fault from start-up, reported in the next match.
     pub startup_fault: Option<Fault>,
     /// Lines written to the bot process before some of its requests in its next match, after
@@ -43,6 +45,7 @@ impl<G: Game, B> Player<G, B> {
             time: TimeControl::default(),
             hello_name: None,
             wants_events: true,
+            wants_delta: false,
             startup_fault: None,
             probes: Vec::new(),
             next_id: 0,
@@ -135,6 +138,7 @@ pub async fn start_players<G: Game>(
                     Ok(reply) => {
                         player.hello_name = Some(reply.name);
                         player.wants_events = reply.events != Some(false);
+                        player.wants_delta = reply.view == Some(ViewMode::Delta);
                     }
                     Err(fault) => {
                         bot.kill().await;

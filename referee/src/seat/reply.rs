@@ -24,6 +24,7 @@ struct Wire<'a> {
     name: Option<String>,
     protocol: Option<u32>,
     events: Option<bool>,
+    view: Option<protocol::ViewMode>,
 }
 
 /// Parses one line from a bot: first as UTF-8 text, then as JSON, then as a message. Text that
@@ -77,6 +78,7 @@ fn parse_message(bytes: &[u8]) -> Result<FromBot, Fault> {
             name,
             protocol: wire.protocol,
             events: wire.events,
+            view: wire.view,
         })),
         ("hello", _, None) => Err(not_a_message("a hello needs a `name`")),
         (other, ..) => Err(not_a_message(&format!("unknown type {other:?}"))),

@@ -115,7 +115,7 @@ impl Talk for ScriptedBot {
     }
 
     async fn write(&mut self, bytes: &[u8], limit: Duration) -> Result<(), Fault> {
-        (self.wire.write(bytes, limit).await).map_err(|cut| plain_fault(cut, ""))
+        (self.wire.write(bytes, limit).await).map_err(|cut| plain_fault(cut, &""))
     }
 
     fn read_before_request(&mut self, id: u64, max: usize) -> Vec<Fault> {
@@ -165,7 +165,7 @@ impl Talk for ScriptedBot {
 /// The fault of a cut of a script's wire, said with nothing more to add than the wire knows (a
 /// script has no exit status, stderr pipe or limits): a time-out of `limit` (as fault messages
 /// name it, e.g. "the time limit of 200 ms"), or an exit.
-fn plain_fault(cut: Cut, limit: &str) -> Fault {
+fn plain_fault(cut: Cut, limit: &dyn std::fmt::Display) -> Fault {
     match cut {
         Cut::Fault(fault) => fault,
         Cut::Silent => wire::timeout_fault(limit, ""),

@@ -219,6 +219,7 @@ fn hello(protocol: Option<u32>) -> String {
         name: HELLO_NAME.into(),
         protocol: Some(protocol.unwrap_or(protocol::PROTOCOL_VERSION)),
         events: Some(false),
+        view: None,
     }))
 }
 

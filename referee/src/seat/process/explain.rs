@@ -22,7 +22,7 @@ impl ProcessBot {
     /// The fault of a cut of the wire, told from the process: a silence is a timeout (of
     /// `limit`) unless the bot itself has exited and only a descendant of it keeps its output
     /// open, which is an exit, reported with the bot's exit code as every other end is.
-    pub(super) async fn explain(&mut self, cut: Cut, limit: &str) -> Fault {
+    pub(super) async fn explain(&mut self, cut: Cut, limit: &dyn std::fmt::Display) -> Fault {
         match cut {
             Cut::Fault(fault) => fault,
             Cut::Closed => self.exited_fault(None).await,

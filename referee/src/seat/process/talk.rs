@@ -34,7 +34,7 @@ impl ProcessBot {
         self.write(hello_line, startup).await?;
         let line = match self.wire.read_line(deadline).await {
             Ok(line) => Ok(line),
-            Err(cut) => Err(self.explain(cut, "the start-up limit").await),
+            Err(cut) => Err(self.explain(cut, &"the start-up limit").await),
         };
         let line = line.map_err(|f| match f.fault {
             // A silence of a bot still running: what came, if anything, says why.
@@ -86,7 +86,7 @@ impl Talk for ProcessBot {
     async fn write(&mut self, bytes: &[u8], limit: Duration) -> Result<(), Fault> {
         match self.wire.write(bytes, limit).await {
             Ok(()) => Ok(()),
-            Err(cut) => Err(self.explain(cut, "").await),
+            Err(cut) => Err(self.explain(cut, &"").await),
         }
     }
 

@@ -104,7 +104,7 @@ fn a_line_waiting_in_the_pipe_when_a_request_is_written_is_stray_never_its_reply
         let wait = ReplyWait {
             id: 7,
             deadline: Instant::now() + BOUND,
-            limit: "the bound",
+            limit: &"the bound",
             max_noise: 3,
         };
         let mut noise = Vec::new();

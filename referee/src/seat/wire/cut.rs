@@ -20,7 +20,7 @@ pub(crate) enum Cut {
 }
 
 /// The fault of a bot that sent no reply within `limit`; `notes` say what else is known.
-pub(crate) fn timeout_fault(limit: &str, notes: &str) -> Fault {
+pub(crate) fn timeout_fault(limit: &dyn std::fmt::Display, notes: &str) -> Fault {
     Fault::new(
         FaultKind::Timeout,
         format!("no reply within {limit}{notes}"),

@@ -46,16 +46,28 @@ impl LateReply {
 /// What a wait for one reply is: to request `id`, until `deadline`, which enforces `limit` (as
 /// fault messages name it, e.g. "the time limit of 200 ms"), with at most `max_noise` stray lines
 /// (lines the bot began before the request was written) before the wait ends.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct ReplyWait<'a> {
     /// The request's id.
     pub id: u64,
     /// When the referee stops waiting.
     pub deadline: Instant,
-    /// The time limit the deadline enforces, as fault messages name it.
-    pub limit: &'a str,
+    /// The time limit the deadline enforces, as fault messages name it (written out only for
+    /// a fault).
+    pub limit: &'a dyn std::fmt::Display,
     /// How many stray lines end the wait (the last of them its fault).
     pub max_noise: usize,
+}
+
+impl std::fmt::Debug for ReplyWait<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplyWait")
+            .field("id", &self.id)
+            .field("deadline", &self.deadline)
+            .field("limit", &self.limit.to_string())
+            .field("max_noise", &self.max_noise)
+            .finish()
+    }
 }
 
 impl<R: PipeRead, W: AsyncWrite + Unpin> Wire<R, W> {

@@ -17,7 +17,7 @@ async fn a_bot_that_writes_outside_a_decision_has_its_pipe_watched_only_during_w
     let wait = |id| ReplyWait {
         id,
         deadline: Instant::now() + Duration::from_secs(600),
-        limit: "a test's",
+        limit: &"a test's",
         max_noise: 8,
     };
     // Writes `bytes` once the referee waits.
@@ -73,7 +73,7 @@ async fn a_reply_that_ends_in_the_pace_pause_is_read_at_its_deadline_not_timed_o
     let wait = ReplyWait {
         id: 1,
         deadline,
-        limit: "a test's",
+        limit: &"a test's",
         max_noise: 8,
     };
     let reply = wire.read_reply(&wait, &mut Vec::new()).await;
