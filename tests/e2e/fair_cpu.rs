@@ -209,3 +209,55 @@ fn under_turn_isolation_a_bot_does_not_run_while_others_are_on_move() {
     assert!(gaps >= 10, "only {gaps} gaps while frozen: {seen}");
     assert!(!stdout(&out).contains("fault:"), "{}", stdout(&out));
 }
+
+/// With no match log, on the wall basis, a bot's CPU time is read at its first request and at
+/// the match's end only: the results keep the match's total (`cpu_ms`) and no per-decision
+/// maximum. With a log, every decision's is read and logged, and both are kept.
+#[test]
+fn without_a_log_the_cpu_time_is_read_per_match() {
+    if !cgroups_available() {
+        skipped(
+            "without_a_log_the_cpu_time_is_read_per_match",
+            "no control group can be made here (needs root and cgroups)",
+        );
+        return;
+    }
+    let dir = temp_dir("cpu-per-match");
+    let log = dir.join("match.jsonl");
+    let play = |extra: &[&str]| {
+        let mut args = vec![
+            "match",
+            "--game",
+            "vabanque",
+            "--seed",
+            "4",
+            "--format",
+            "json",
+            "--bot",
+            "busy=python3 -c 'import sys,json\nfor l in sys.stdin:\n m=json.loads(l)\n if m[\"type\"]==\"hello\": print(json.dumps({\"type\":\"hello\",\"name\":\"b\"}),flush=True)\n elif m[\"type\"]==\"request\":\n  sum(range(200000)); print(json.dumps({\"type\":\"action\",\"id\":m[\"id\"],\"action\":m[\"legal\"][0]}),flush=True)\n elif m[\"type\"]==\"goodbye\": break'",
+            "--bot",
+            "r1=builtin:random",
+            "--bot",
+            "r2=builtin:random",
+        ];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        record["stats"][0].clone()
+    };
+    let quiet = play(&[]);
+    let cpu = quiet["cpu_ms"].as_f64().expect("the match's CPU time");
+    // 26 decisions of a loop of 200,000 additions: milliseconds each, on any machine.
+    assert!(cpu > 5.0, "{quiet}");
+    assert!(quiet.get("max_cpu_ms").is_none(), "{quiet}");
+    let logged = play(&["--log", log.to_str().unwrap()]);
+    assert!(logged["cpu_ms"].as_f64().unwrap() > 5.0, "{logged}");
+    assert!(logged["max_cpu_ms"].as_f64().unwrap() > 0.0, "{logged}");
+    let per_decision = json_lines(&log)
+        .iter()
+        .filter(|r| r["type"] == "action" && r["seat"] == 0)
+        .filter(|r| r["cpu_ms"].is_number())
+        .count();
+    assert_eq!(per_decision, 26, "every decision's CPU time is logged");
+}

@@ -7,6 +7,7 @@
 use super::books::SeatState;
 use super::decision_time::DecisionTime;
 use super::players::{Player, append_line};
+use super::view_delta;
 use crate::seat::reply::excerpt;
 use crate::seat::{
     Allowance, CPU_WALL_CAP, Fault, LateReply, ReplyWait, Seat, Talk, TimeBasis, Timing,
@@ -58,17 +59,26 @@ pub(super) async fn ask<G: Game, B: Talk>(
         player.next_id += 1;
         // A bot that takes its view as changes is sent what changed since its last request.
         let changes = state.delta.as_mut().and_then(|d| d.next(&view));
-        let (sent, delta) = match &changes {
-            Some(changes) => (SentView::Json(&changes.json), changes.patch),
-            None => (SentView::Whole(&view), false),
-        };
-        let request = |time_left_ms| Request {
-            id,
-            phase: turn.phase.to_string(),
-            view: &sent,
-            delta,
-            legal: legal.as_ref().map(|l| l.iter().collect()),
-            time_left_ms,
+        let request = |line: &mut Vec<u8>, time_left_ms| match &changes {
+            Some(changes) => view_delta::append_request(
+                line,
+                id,
+                turn.phase,
+                changes,
+                legal.as_deref(),
+                time_left_ms,
+            ),
+            None => append_line(
+                line,
+                &ToBot::<_, _, ()>::Request(Request {
+                    id,
+                    phase: turn.phase.to_string(),
+                    view: &view,
+                    delta: false,
+                    legal: legal.as_ref().map(|l| l.iter().collect()),
+                    time_left_ms,
+                }),
+            ),
         };
         let reply = ask_bot(bot, state, id, request, max_noise).await;
         Answer {
@@ -84,15 +94,6 @@ pub(super) async fn ask<G: Game, B: Talk>(
     };
     answer.action = answer.action.and_then(|action| check_legal(game, action));
     answer
-}
-
-/// A request's `view` as written: the game's own, or the JSON of a bot that takes its view as
-/// changes ([`super::view_delta`]).
-#[derive(serde::Serialize)]
-#[serde(untagged)]
-enum SentView<'a, V> {
-    Whole(&'a V),
-    Json(&'a serde_json::value::RawValue),
 }
 
 /// Calls a built-in bot, timing the call.
@@ -117,24 +118,21 @@ fn decide_builtin<G: Game>(
     }
 }
 
-/// Sends request `id` to a bot that speaks the protocol (made by `request` from the time it is
-/// told it has), after whatever is queued for it, and waits for the reply within the seat's
+/// Sends request `id` to a bot that speaks the protocol (its line appended by `request`, given
+/// the time it is told it has), after whatever is queued for it, and waits for the reply within the seat's
 /// allowance. What the bot wrote before the request is written is stray, never the reply. When
 /// the log keeps it, what the bot wrote to stderr meanwhile is taken at the end
 /// ([`SeatState::stderr`]).
-async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
+async fn ask_bot(
     bot: &mut impl Talk,
     state: &mut SeatState,
     id: u64,
-    request: impl FnOnce(u64) -> Request<V, A>,
+    request: impl FnOnce(&mut Vec<u8>, u64),
     max_noise: usize,
 ) -> Answer<Value> {
     state.queue_probes();
     let allowance = state.clock.allowance();
-    append_line(
-        &mut state.pending,
-        &ToBot::<V, A, ()>::Request(request(allowance.told_ms())),
-    );
+    request(&mut state.pending, allowance.told_ms());
     let mut noise = bot.read_before_request(id, max_noise);
     if noise.len() >= max_noise || noise.last().is_some_and(|f| f.fault.is_terminal()) {
         // The bot is stopped by these faults; the last of them is the decision's, and the
@@ -164,12 +162,18 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
     let control = state.clock.control();
     // Under the CPU basis the decision's CPU time runs from the request, exactly; under the
     // wall basis, where it is only recorded, from the bot's last reply in this match: one
-    // reading of its group per decision instead of two (a reading costs about 1 µs, 5% of a
-    // fast bot's decision), which differs only for a bot that thinks off move.
+    // reading of its group per decision instead of two (a reading costs 1 to 2 µs, 5% of a
+    // fast bot's decision), which differs only for a bot that thinks off move. With no log to
+    // record each decision's, it is read only at the match's first request and at its end
+    // (`SeatState::close_cpu`): the match's total is the same.
+    let each = control.basis == TimeBasis::Cpu || state.cpu_each_decision;
     let cpu_before = match (control.basis, state.cpu_mark) {
         (TimeBasis::Wall, Some(mark)) => Some(mark),
         _ => bot.cpu_time(),
     };
+    if !each && state.cpu_mark.is_none() {
+        state.cpu_mark = cpu_before;
+    }
     let cpu_basis = control.basis == TimeBasis::Cpu && cpu_before.is_some();
     let written = bot.write(&state.pending, allowance.wait).await;
     state.pending.clear();
@@ -201,8 +205,10 @@ async fn ask_bot<V: serde::Serialize, A: serde::Serialize>(
     };
     let reply = bot.read_reply(&wait, &mut noise).await;
     let elapsed = sent.elapsed();
-    let cpu_after = bot.cpu_time();
-    state.cpu_mark = cpu_after;
+    let cpu_after = if each { bot.cpu_time() } else { None };
+    if each {
+        state.cpu_mark = cpu_after;
+    }
     let cpu = cpu_before
         .zip(cpu_after)
         .map(|(before, after)| after.saturating_sub(before));

@@ -36,8 +36,13 @@ pub(super) struct SeatState {
     /// Its decision statistics.
     pub stats: SeatStats,
     /// The bot's CPU time when its last reply was read, in this match: under the wall basis
-    /// the start of its next decision's CPU time ([`super::ask`]).
+    /// the start of its next decision's CPU time ([`super::ask`]). When the CPU time is not read
+    /// at every decision ([`SeatState::cpu_each_decision`]), the reading at its first request.
     pub cpu_mark: Option<Duration>,
+    /// Whether the bot's CPU time is read at every decision (for the match log, or to charge
+    /// it); otherwise, on the wall basis with no log, it is read twice per match, at the first
+    /// request and at the end, for the match's total ([`SeatState::close_cpu`]).
+    pub cpu_each_decision: bool,
     /// Whether what the bot writes to stderr is taken at the end of each of its decisions, for
     /// the match log.
     pub keep_stderr: bool,
@@ -66,6 +71,7 @@ impl SeatState {
             asked: 0,
             stats: SeatStats::default(),
             cpu_mark: None,
+            cpu_each_decision: false,
             keep_stderr: false,
             stderr: None,
             awaiting: Vec::new(),
@@ -78,6 +84,18 @@ impl SeatState {
     pub fn forget_view(&mut self) {
         if let Some(delta) = &mut self.delta {
             delta.forget();
+        }
+    }
+
+    /// Closes the match's CPU time of a bot whose CPU time was not read at every decision: its
+    /// total is what its processes used from its first request to `now` (and no per-decision
+    /// maximum is known).
+    pub fn close_cpu(&mut self, now: Option<Duration>) {
+        if self.cpu_each_decision {
+            return;
+        }
+        if let (Some(mark), Some(now)) = (self.cpu_mark, now) {
+            self.stats.cpu_ms = Some(super::ask::round_ms(now.saturating_sub(mark)));
         }
     }
 

@@ -87,10 +87,13 @@ pub struct SeatStats {
     /// The bot's own decision times (substituted decisions excluded).
     pub times: TimeHistogram,
     /// The CPU time of its decisions, in milliseconds, where its control group accounts it:
-    /// the sum of each decision's `cpu_ms` (see [`super::decision_time::DecisionTime::cpu_ms`]).
+    /// the sum of each decision's `cpu_ms` (see [`super::decision_time::DecisionTime::cpu_ms`]);
+    /// with no match log on the wall basis, from its first request to the match's end, read
+    /// twice per match (docs/time-controls.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_ms: Option<f64>,
-    /// The most CPU time one of its decisions used, in milliseconds.
+    /// The most CPU time one of its decisions used, in milliseconds, where each decision's is
+    /// read (with a match log, or on the CPU basis).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_cpu_ms: Option<f64>,
     /// What of the bot's stderr went over its budget (the referee stopped reading) or its

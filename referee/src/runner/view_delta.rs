@@ -9,7 +9,6 @@
 
 use serde::Serialize;
 use serde::ser::{self, Impossible};
-use serde_json::value::RawValue;
 use std::ops::Range;
 
 /// The members of the views a seat was last sent, kept for the next comparison.
@@ -31,18 +30,21 @@ struct Members {
 }
 
 impl Members {
-    fn get(&self, key: &str) -> Option<&[u8]> {
-        self.at
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, r)| &self.json[r.clone()])
+    /// The JSON of member `key`, looked for first at `hint` (a struct's members come in the
+    /// same order every time).
+    fn get(&self, key: &str, hint: usize) -> Option<&[u8]> {
+        let at = match self.at.get(hint) {
+            Some((k, _)) if *k == key => hint,
+            _ => self.at.iter().position(|(k, _)| *k == key)?,
+        };
+        Some(&self.json[self.at[at].1.clone()])
     }
 }
 
 /// What to write as a request's `view`.
 pub(crate) struct DeltaView {
     /// The JSON: the whole view, or the merge patch.
-    pub json: Box<RawValue>,
+    pub json: Vec<u8>,
     /// Whether `json` is a patch (the request says `"delta": true`).
     pub patch: bool,
 }
@@ -65,16 +67,16 @@ impl ViewDelta {
             self.next.json.len() + 256
         });
         out.push(b'{');
-        for (key, range) in &self.next.at {
+        for (i, (key, range)) in self.next.at.iter().enumerate() {
             let value = &self.next.json[range.clone()];
-            if patch && self.sent.get(key) == Some(value) {
+            if patch && self.sent.get(key, i) == Some(value) {
                 continue;
             }
             member(&mut out, key, value);
         }
         if patch {
-            for (key, _) in &self.sent.at {
-                if self.next.get(key).is_none() {
+            for (i, (key, _)) in self.sent.at.iter().enumerate() {
+                if self.next.get(key, i).is_none() {
                     member(&mut out, key, b"null");
                 }
             }
@@ -85,10 +87,42 @@ impl ViewDelta {
         out.push(b'}');
         std::mem::swap(&mut self.sent, &mut self.next);
         self.started = true;
-        let text = String::from_utf8(out).ok()?;
-        let json = RawValue::from_string(text).ok()?;
-        Some(DeltaView { json, patch })
+        Some(DeltaView { json: out, patch })
     }
+}
+
+/// Appends the request line of a bot that takes its view as changes: [`protocol::Request`] as
+/// serde writes it (the same members in the same order; a test compares the two), with `view`
+/// the JSON of `changes`, written as it is rather than parsed and written again.
+pub(crate) fn append_request<A: Serialize>(
+    line: &mut Vec<u8>,
+    id: u64,
+    phase: &str,
+    changes: &DeltaView,
+    legal: Option<&[A]>,
+    time_left_ms: u64,
+) {
+    line.extend_from_slice(br#"{"type":"request","id":"#);
+    json(line, &id);
+    line.extend_from_slice(br#","phase":"#);
+    json(line, phase);
+    line.extend_from_slice(br#","view":"#);
+    line.extend_from_slice(&changes.json);
+    if changes.patch {
+        line.extend_from_slice(br#","delta":true"#);
+    }
+    if let Some(legal) = legal {
+        line.extend_from_slice(br#","legal":"#);
+        json(line, legal);
+    }
+    line.extend_from_slice(br#","time_left_ms":"#);
+    json(line, &time_left_ms);
+    line.extend_from_slice(b"}\n");
+}
+
+/// Appends `value` as JSON.
+fn json<T: Serialize + ?Sized>(line: &mut Vec<u8>, value: &T) {
+    serde_json::to_writer(&mut *line, value).expect("protocol values serialize");
 }
 
 impl ViewDelta {

@@ -30,9 +30,9 @@ fn patches_rebuild_every_view<G: Game>() {
             let view = game.view(turn.seat);
             let whole = serde_json::to_value(&view).unwrap();
             let changes = sent[turn.seat].next(&view).expect("a struct view");
-            let json: Value = serde_json::from_str(changes.json.get()).unwrap();
+            let json: Value = serde_json::from_slice(&changes.json).unwrap();
             if changes.patch {
-                patch_bytes += changes.json.get().len();
+                patch_bytes += changes.json.len();
                 whole_bytes += serde_json::to_string(&view).unwrap().len();
                 protocol::merge_patch(&mut held[turn.seat], &json);
             } else {
@@ -76,12 +76,12 @@ fn a_forgotten_view_is_sent_whole_again() {
     assert!(!delta.next(&view).unwrap().patch);
     let same = delta.next(&view).unwrap();
     assert!(same.patch);
-    assert_eq!(same.json.get(), "{}");
+    assert_eq!(same.json, b"{}");
     delta.forget();
     let again = delta.next(&view).unwrap();
     assert!(!again.patch);
     assert_eq!(
-        serde_json::from_str::<Value>(again.json.get()).unwrap(),
+        serde_json::from_slice::<Value>(&again.json).unwrap(),
         serde_json::to_value(&view).unwrap()
     );
 }
@@ -97,13 +97,47 @@ fn gone_members_are_nulled_and_non_structs_refused() {
     }
     let mut delta = ViewDelta::default();
     let first = delta.next(&V { a: 1, b: Some(2) }).unwrap();
-    assert_eq!(first.json.get(), r#"{"a":1,"b":2}"#);
+    assert_eq!(first.json, br#"{"a":1,"b":2}"#);
     let second = delta.next(&V { a: 1, b: None }).unwrap();
-    assert_eq!(second.json.get(), r#"{"b":null}"#);
+    assert_eq!(second.json, br#"{"b":null}"#);
     assert!(ViewDelta::default().next(&vec![1, 2]).is_none());
     assert!(
         ViewDelta::default()
             .next(&serde_json::json!({"a": 1}))
             .is_none()
     );
+}
+
+/// The request line written by hand for a bot that takes its view as changes is the one serde
+/// writes for [`protocol::Request`], byte for byte, with the patch as its view.
+#[test]
+fn the_request_line_is_the_protocol_s() {
+    use protocol::{Request, ToBot};
+    let game = engine::vabanque::Vabanque::new(&Default::default(), 4, 3).unwrap();
+    let view = game.view(0);
+    let legal = game.legal_actions();
+    let mut delta = ViewDelta::default();
+    for (id, legal) in [(7, legal.as_deref()), (8, None)] {
+        let changes = delta.next(&view).unwrap();
+        let mut ours = Vec::new();
+        super::append_request(&mut ours, id, "chip", &changes, legal, 950);
+        let patch = serde_json::value::RawValue::from_string(
+            String::from_utf8(changes.json.clone()).unwrap(),
+        )
+        .unwrap();
+        let mut serdes = serde_json::to_vec(&ToBot::<_, _, ()>::Request(Request {
+            id,
+            phase: "chip".into(),
+            view: patch,
+            delta: changes.patch,
+            legal: legal.map(|l| l.iter().collect::<Vec<_>>()),
+            time_left_ms: 950,
+        }))
+        .unwrap();
+        serdes.push(b'\n');
+        assert_eq!(
+            String::from_utf8(ours).unwrap(),
+            String::from_utf8(serdes).unwrap()
+        );
+    }
 }
