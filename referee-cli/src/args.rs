@@ -84,8 +84,21 @@ pub struct BenchArgs {
     #[arg(long)]
     pub quick: bool,
     /// Matches per run with real bot processes [default: 2000, or 100 with --quick].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub matches: Option<u64>,
+    /// Only the user's own command, timed: a tournament in this process and out of it.
+    ///
+    /// `referee tournament` of 4 Rust random bots (4 per match, seed 3, default settings,
+    /// results written) in this process and as a child process, alternately; decisions/s and
+    /// the cost of a decision, in wall and in CPU time, against the same-core pipe round trip.
+    #[arg(long)]
+    pub tournament: bool,
+    /// Runs of each way with --tournament [default: 3].
+    #[arg(long, value_name = "N", requires = "tournament", value_parser = clap::value_parser!(u64).range(1..))]
+    pub runs: Option<u64>,
+    /// Matches played at once with --tournament [default: 2, or the cores allowed if fewer].
+    #[arg(short = 'j', long = "jobs", value_name = "N", requires = "tournament", value_parser = clap::value_parser!(u64).range(1..))]
+    pub jobs: Option<u64>,
 }
 
 /// Leaderboard formats.

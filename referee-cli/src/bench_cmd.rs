@@ -1,5 +1,6 @@
 //! `referee bench`: measures this machine and prints the figures side by side, each with its
-//! ratio to the pipe round trip measured first (the physical limit).
+//! ratio to the pipe round trip measured first (the physical limit); with `--tournament`, only
+//! the user's own command ([`super::bench_tournament`]).
 
 use super::Failure;
 use super::args::BenchArgs;
@@ -14,6 +15,9 @@ use std::time::Duration;
 
 /// Runs `referee bench`.
 pub fn run(args: BenchArgs) -> Result<ExitCode, Failure> {
+    if args.tournament {
+        return super::bench_tournament::run(args);
+    }
     let quick = args.quick;
     let matches = args.matches.unwrap_or(if quick { 100 } else { 2000 });
     let budget = Duration::from_millis(if quick { 200 } else { 2000 });

@@ -4,6 +4,7 @@
 
 mod args;
 mod bench_cmd;
+mod bench_tournament;
 mod board_render;
 mod bot_render;
 mod bot_settings;

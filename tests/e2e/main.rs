@@ -4,6 +4,7 @@
 //! The binaries must be built first: `cargo build --workspace --bins` (the README's test
 //! command, `cargo build --workspace --bins --tests && cargo test --workspace`, does it).
 
+mod bench_tournament;
 mod bouillabaisse;
 mod browser;
 mod check;

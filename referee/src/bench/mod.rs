@@ -1,10 +1,12 @@
 //! Measurements for `referee bench`: the physical limit (a pipe round trip between two
 //! processes, on one core and across cores), in-process games, decisions with real bot
-//! processes, process start-up, and memory. This module computes; the command line renders.
+//! processes, process start-up, and memory; and the user's own command, a whole tournament in
+//! this process and out of it ([`tournament`]). This module computes; the command line renders.
 
 pub mod machine;
 pub mod pipe;
 mod processes;
+pub mod tournament;
 
 pub use processes::{BotRun, decisions_per_second, spawn_cost};
 
