@@ -8,7 +8,12 @@
 //! played one of them would know every hand of the next (it saw every card played). A worker
 //! then keeps as many processes of a bot as it plays matches of one group with that bot (at most
 //! P), and gives each later group's matches to the processes that have finished with earlier
-//! groups, most recently used first. A process that crashed or was stopped during a
+//! groups, most recently used first. So that this is as few as it can be, each worker takes
+//! first the next match whose place in its group is its own, modulo `jobs` (with two workers,
+//! worker 0 the first and third match of every group, worker 1 the second and fourth), and
+//! only when none is left the next match of all ([`take`]): with duplicate play a worker then
+//! needs about P / `jobs` processes of a bot rather than P, and each start of a sandboxed bot
+//! costs tens of milliseconds. Which worker plays a match changes no result. A process that crashed or was stopped during a
 //! match is dropped, and a new one is started for its next match; the crash is in that match's
 //! record. A process found to have exited by the time its next match begins is restarted without
 //! charging that match. (A bot that quits right after `match_end`, instead of waiting for
@@ -72,7 +77,7 @@ pub async fn run_pool<G: Game>(
     matches: Vec<ScheduledMatch>,
     results: UnboundedSender<MatchResult>,
 ) -> Result<(), RunError> {
-    let queue = Arc::new(Mutex::new(VecDeque::from(matches)));
+    let queue = Arc::new(Mutex::new(places_in_groups(matches)));
     let (cancel, cancelled) = tokio::sync::watch::channel(false);
     let cores = affinity::allowed_cores();
     let mut stop = StopOnDrop {
@@ -139,6 +144,44 @@ impl Drop for StopOnDrop {
             let _ = thread.join();
         }
     }
+}
+
+/// The matches still to play, in schedule order, each with its place in its group (0 for the
+/// first match of a group).
+type Queue = VecDeque<(usize, ScheduledMatch)>;
+
+/// `matches` (in schedule order, a group's matches one after another) with their places in
+/// their groups.
+fn places_in_groups(matches: Vec<ScheduledMatch>) -> Queue {
+    let mut previous = None;
+    let mut place = 0;
+    matches
+        .into_iter()
+        .map(|m| {
+            place = if previous == Some(m.group) {
+                place + 1
+            } else {
+                0
+            };
+            previous = Some(m.group);
+            (place, m)
+        })
+        .collect()
+}
+
+/// The next match for worker `w`: with duplicate play, the first whose place in its group is
+/// `w` modulo the number of workers, else (and without duplicate play) the first of all.
+fn take<G: Game>(
+    queue: &mut Queue,
+    w: usize,
+    settings: &PoolSettings<G>,
+) -> Option<ScheduledMatch> {
+    let jobs = settings.jobs.max(1);
+    let own = settings
+        .duplicate
+        .then(|| queue.iter().position(|(place, _)| place % jobs == w))
+        .flatten();
+    queue.remove(own.unwrap_or(0)).map(|(_, m)| m)
 }
 
 /// A process (or built-in bot) a worker keeps between matches.
@@ -251,13 +294,14 @@ impl<'a, G: Game> Keeper<'a, G> {
 async fn worker<G: Game>(
     w: usize,
     settings: &PoolSettings<G>,
-    queue: &Mutex<VecDeque<ScheduledMatch>>,
+    queue: &Mutex<Queue>,
     results: UnboundedSender<MatchResult>,
 ) -> Result<(), RunError> {
     let mut keeper = Keeper::new(w, settings);
     let outcome = async {
         loop {
-            let Some(scheduled) = queue.lock().expect("queue lock").pop_front() else {
+            let taken = take(&mut queue.lock().expect("queue lock"), w, settings);
+            let Some(scheduled) = taken else {
                 return Ok(());
             };
             let mut players = keeper.players_for(&scheduled).await;
@@ -316,4 +360,71 @@ async fn stderr_ranges<G: Game>(players: &mut [Player<G>]) -> Vec<Option<StderrR
         ranges.clear();
     }
     ranges
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn schedule(groups: u64, per_group: u64) -> Vec<ScheduledMatch> {
+        (0..groups * per_group)
+            .map(|id| ScheduledMatch {
+                id,
+                group: id / per_group,
+                seats: vec![0, 1],
+                seed: id,
+            })
+            .collect()
+    }
+
+    fn settings(jobs: usize, duplicate: bool) -> PoolSettings<engine::vabanque::Vabanque> {
+        PoolSettings {
+            specs: Vec::new(),
+            options: Default::default(),
+            max_faults: 3,
+            policy: Default::default(),
+            process: ProcessOptions::default(),
+            stderr_dir: None,
+            logs_dir: None,
+            duplicate,
+            jobs,
+            pin: false,
+        }
+    }
+
+    /// With duplicate play each of two workers takes its own places of every group, in group
+    /// order, so that it plays two matches of a group of four (two processes of a bot, not
+    /// four); when its own are gone it takes what is left, and every match is taken once.
+    #[test]
+    fn workers_take_their_own_places_in_each_group_first() {
+        let settings = settings(2, true);
+        let mut queue = places_in_groups(schedule(3, 4));
+        let ids = |queue: &mut Queue, w: usize, n: usize| -> Vec<u64> {
+            (0..n)
+                .filter_map(|_| take(queue, w, &settings).map(|m| m.id))
+                .collect()
+        };
+        assert_eq!(ids(&mut queue, 0, 6), [0, 2, 4, 6, 8, 10]);
+        assert_eq!(ids(&mut queue, 1, 2), [1, 3]);
+        // Worker 0 has none of its own left: it takes the next of all.
+        assert_eq!(ids(&mut queue, 0, 2), [5, 7]);
+        assert_eq!(ids(&mut queue, 1, 5), [9, 11]);
+        assert!(queue.is_empty());
+    }
+
+    /// Without duplicate play, or with one worker, matches are taken in schedule order.
+    #[test]
+    fn otherwise_matches_are_taken_in_order() {
+        for settings in [settings(2, false), settings(1, true)] {
+            let mut queue = places_in_groups(schedule(2, 4));
+            let taken: Vec<u64> = (0..8)
+                .map(|i| {
+                    take(&mut queue, i % 2 * (settings.jobs - 1), &settings)
+                        .unwrap()
+                        .id
+                })
+                .collect();
+            assert_eq!(taken, (0..8).collect::<Vec<_>>());
+        }
+    }
 }
