@@ -4,6 +4,7 @@
 //! this process and out of it ([`tournament`]). This module computes; the command line renders.
 
 pub mod machine;
+pub mod machine_cpu;
 pub mod pipe;
 mod processes;
 pub mod tournament;
