@@ -33,8 +33,9 @@ impl Members {
     /// The JSON of member `key`, looked for first at `hint` (a struct's members come in the
     /// same order every time).
     fn get(&self, key: &str, hint: usize) -> Option<&[u8]> {
+        // The same `&'static str` each time, for a struct: the same address is the same key.
         let at = match self.at.get(hint) {
-            Some((k, _)) if *k == key => hint,
+            Some((k, _)) if std::ptr::eq(k.as_ptr(), key.as_ptr()) || *k == key => hint,
             _ => self.at.iter().position(|(k, _)| *k == key)?,
         };
         Some(&self.json[self.at[at].1.clone()])
@@ -67,14 +68,19 @@ impl ViewDelta {
             self.next.json.len() + 256
         });
         out.push(b'{');
+        // Whether every member of the last view is in this one at its place: then none is gone.
+        let mut aligned = self.next.at.len() == self.sent.at.len();
         for (i, (key, range)) in self.next.at.iter().enumerate() {
             let value = &self.next.json[range.clone()];
-            if patch && self.sent.get(key, i) == Some(value) {
-                continue;
+            if patch {
+                aligned &= self.sent.at.get(i).is_some_and(|(k, _)| k == key);
+                if self.sent.get(key, i) == Some(value) {
+                    continue;
+                }
             }
             member(&mut out, key, value);
         }
-        if patch {
+        if patch && !aligned {
             for (i, (key, _)) in self.sent.at.iter().enumerate() {
                 if self.next.get(key, i).is_none() {
                     member(&mut out, key, b"null");
