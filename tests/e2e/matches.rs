@@ -103,44 +103,65 @@ command = "builtin:random"
     assert_eq!(record["faults"], serde_json::json!([]));
 }
 
+/// Plays a Vabanque match of `bot` (seat 0, named `p`) against built-in random bots, seed
+/// `seed`, its stderr saved under `dir`; the record (checked to have no fault) and `p`'s stderr.
+fn probe_match(
+    dir: &std::path::Path,
+    seed: &str,
+    bot: &str,
+    randoms: &[&str],
+) -> (serde_json::Value, String) {
+    let stderr_dir = dir.to_str().unwrap();
+    let bot = format!("p={bot}");
+    let randoms: Vec<String> = randoms
+        .iter()
+        .map(|r| format!("{r}=builtin:random"))
+        .collect();
+    let mut args = vec![
+        "match",
+        "--game",
+        "vabanque",
+        "--seed",
+        seed,
+        "--format",
+        "json",
+        "--time-limit-ms",
+        LIMIT_MS,
+        "--stderr-dir",
+        stderr_dir,
+        "--bot",
+        &bot,
+    ];
+    for r in &randoms {
+        args.extend(["--bot", r.as_str()]);
+    }
+    let out = run(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(record["faults"], serde_json::json!([]));
+    let text = std::fs::read_to_string(dir.join("p.stderr")).unwrap();
+    (record, text)
+}
+
+/// The number a probe bot wrote on its stderr line starting with `name`.
+fn figure(text: &str, name: &str) -> usize {
+    text.lines()
+        .find_map(|l| l.strip_prefix(name))
+        .unwrap_or_else(|| panic!("no {name} in {text}"))
+        .parse()
+        .unwrap()
+}
+
 #[test]
 fn a_bot_that_says_events_false_gets_no_events_and_plays_the_same() {
     let dir = temp_dir("events-false");
     let mut received = Vec::new();
     let mut results = Vec::new();
     for wanted in ["false", "true"] {
-        let stderr_dir = dir.join(wanted);
-        let out = run(&[
-            "match",
-            "--game",
-            "vabanque",
-            "--seed",
-            "5",
-            "--format",
-            "json",
-            "--time-limit-ms",
-            LIMIT_MS,
-            "--stderr-dir",
-            stderr_dir.to_str().unwrap(),
-            "--bot",
-            &format!("e={} {wanted}", file("tests/bots/events_counter.py")),
-            "--bot",
-            "r1=builtin:random",
-            "--bot",
-            "r2=builtin:random",
-        ]);
-        assert!(out.status.success(), "{}", stderr(&out));
-        let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(record["faults"], serde_json::json!([]));
+        let bot = format!("{} {wanted}", file("tests/bots/events_counter.py"));
+        let (record, text) = probe_match(&dir.join(wanted), "5", &bot, &["r1", "r2"]);
         results.push((record["scores"].clone(), record["ranks"].clone()));
-        let text = std::fs::read_to_string(stderr_dir.join("e.stderr")).unwrap();
-        let n: usize = text
-            .lines()
-            .find_map(|l| l.strip_prefix("events received: "))
-            .unwrap()
-            .parse()
-            .unwrap();
-        received.push(n);
+        received.push(figure(&text, "events received: "));
     }
     assert_eq!(received[0], 0, "no event was sent");
     assert!(received[1] > 50, "{received:?}");
@@ -156,45 +177,18 @@ fn a_bot_that_takes_views_as_changes_holds_the_same_views() {
     let dir = temp_dir("view-delta");
     let mut runs = Vec::new();
     for mode in ["full", "delta"] {
-        let stderr_dir = dir.join(mode);
-        let out = run(&[
-            "match",
-            "--game",
-            "vabanque",
-            "--seed",
-            "7",
-            "--format",
-            "json",
-            "--time-limit-ms",
-            LIMIT_MS,
-            "--stderr-dir",
-            stderr_dir.to_str().unwrap(),
-            "--bot",
-            &format!("p={} {mode}", file("tests/bots/view_probe.py")),
-            "--bot",
-            "r1=builtin:random",
-            "--bot",
-            "r2=builtin:random",
-            "--bot",
-            "r3=builtin:random",
-        ]);
-        assert!(out.status.success(), "{}", stderr(&out));
-        let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(record["faults"], serde_json::json!([]));
-        let text = std::fs::read_to_string(stderr_dir.join("p.stderr")).unwrap();
-        let views: Vec<&str> = text.lines().filter(|l| l.starts_with("view ")).collect();
-        let figure = |name: &str| -> usize {
-            text.lines()
-                .find_map(|l| l.strip_prefix(name))
-                .unwrap_or_else(|| panic!("no {name} in {text}"))
-                .parse()
-                .unwrap()
-        };
+        let bot = format!("{} {mode}", file("tests/bots/view_probe.py"));
+        let (record, text) = probe_match(&dir.join(mode), "7", &bot, &["r1", "r2", "r3"]);
+        let views: Vec<String> = text
+            .lines()
+            .filter(|l| l.starts_with("view "))
+            .map(str::to_string)
+            .collect();
         runs.push((
             record["scores"].clone(),
-            views.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
-            figure("patches: "),
-            figure("request bytes: "),
+            views,
+            figure(&text, "patches: "),
+            figure(&text, "request bytes: "),
         ));
     }
     let (full, delta) = (&runs[0], &runs[1]);

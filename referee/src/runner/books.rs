@@ -88,13 +88,13 @@ impl SeatState {
     }
 
     /// Closes the match's CPU time of a bot whose CPU time was not read at every decision: its
-    /// total is what its processes used from its first request to `now` (and no per-decision
-    /// maximum is known).
-    pub fn close_cpu(&mut self, now: Option<Duration>) {
-        if self.cpu_each_decision {
+    /// total is what its processes used from its first request to now, as `read` gives it (read
+    /// only then; no per-decision maximum is known).
+    pub fn close_cpu(&mut self, read: impl FnOnce() -> Option<Duration>) {
+        let Some(mark) = self.cpu_mark.filter(|_| !self.cpu_each_decision) else {
             return;
-        }
-        if let (Some(mark), Some(now)) = (self.cpu_mark, now) {
+        };
+        if let Some(now) = read() {
             self.stats.cpu_ms = Some(super::ask::round_ms(now.saturating_sub(mark)));
         }
     }

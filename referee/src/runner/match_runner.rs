@@ -407,9 +407,7 @@ impl<'a, G: Game, B: Talk> MatchRun<'a, G, B> {
                 .seat
                 .talker()
                 .and_then(|bot| bot.take_stderr_overflow());
-            if state.cpu_mark.is_some() && !state.cpu_each_decision {
-                state.close_cpu(player.seat.talker().and_then(|bot| bot.cpu_time()));
-            }
+            state.close_cpu(|| player.seat.talker().and_then(|bot| bot.cpu_time()));
             if let (Some(bot), false) = (player.seat.talker(), state.ledger.is_stopped()) {
                 if player.time.isolate {
                     // Frozen since its last decision: it must read the result, and may work
